@@ -1,0 +1,110 @@
+# cmake/Workbook.cmake — one function registers a chapter with its program and all its tests.
+#
+# workbook_chapter(<name>
+#     SOURCE <file.cu>            the chapter program; its stdout must equal expected_outputs/<name>.txt
+#     MODEL  <file.cpp>           host C++ that predicts the same stdout without a GPU
+#     [LIBRARIES <lib>...]        e.g. CUDA::cublas
+#     [SANITIZE_ARGS <arg>...]    arguments for the compute-sanitizer runs (they should reach every kernel)
+#     [BENCH_ARGS <arg>...]       arguments the workbook run adds to write the timing CSV
+#     [TAKES_N]                   the program takes --n: also test bad --n values
+#     [N_ARGS <arg>...]           arguments that --n needs beside it (e.g. --bench)
+#     [MIN_SM <NN>]               informational: the chapter needs this compute capability
+# )
+#
+# Tests (labels in brackets):
+#   <name>.golden [gpu]            run, require exit 0, stdout == expected_outputs/<name>.txt (diff if not)
+#   <name>.determinism [gpu]       two runs give byte-identical stdout
+#   <name>.model [cpu]             the CPU model's stdout == the same golden file
+#   <name>.<tool> [sanitize]       compute-sanitizer memcheck, racecheck, synccheck, initcheck
+#   <name>.badarg.* [cpu]          bad command lines exit 2 with a message (no GPU needed)
+#   <name>.badarg.n_too_big [gpu]  an --n beyond device memory exits 2
+# Exit code 77 (no GPU, or a GPU without what the chapter needs) is reported as skipped.
+
+set(WORKBOOK_ROOT ${CMAKE_CURRENT_LIST_DIR}/..)
+set(WORKBOOK_RUNNER ${WORKBOOK_ROOT}/tests/wbtest.py)
+set(WORKBOOK_EXPECTED_DIR ${WORKBOOK_ROOT}/expected_outputs)
+set(CMAKE_RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
+
+find_program(WORKBOOK_COMPUTE_SANITIZER compute-sanitizer
+             HINTS ${CUDAToolkit_BIN_DIR} ${CUDAToolkit_BIN_DIR}/../compute-sanitizer)
+find_program(WORKBOOK_NCU ncu HINTS ${CUDAToolkit_BIN_DIR} ${CUDAToolkit_BIN_DIR}/../nsight-compute)
+foreach(_tool COMPUTE_SANITIZER NCU)
+  if(NOT WORKBOOK_${_tool})
+    set(WORKBOOK_${_tool} "")  # the tests that need it skip, saying so
+  endif()
+endforeach()
+
+function(_workbook_test name labels)
+  add_test(NAME ${name} COMMAND ${Python3_EXECUTABLE} ${WORKBOOK_RUNNER} ${ARGN})
+  set_tests_properties(${name} PROPERTIES LABELS "${labels}" SKIP_RETURN_CODE 77 TIMEOUT 900)
+endfunction()
+
+function(workbook_chapter name)
+  cmake_parse_arguments(PARSE_ARGV 1 WB "TAKES_N" "SOURCE;MODEL;MIN_SM"
+                        "LIBRARIES;SANITIZE_ARGS;BENCH_ARGS;N_ARGS")
+  set(expected ${WORKBOOK_EXPECTED_DIR}/${name}.txt)
+
+  add_executable(${name} ${WB_SOURCE})
+  target_include_directories(${name} PRIVATE ${WORKBOOK_ROOT}/common ${CMAKE_CURRENT_SOURCE_DIR})
+  target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo -Xcompiler=-Wall>)
+  target_link_libraries(${name} PRIVATE ${WB_LIBRARIES})
+
+  add_executable(${name}_model ${WB_MODEL})
+  target_include_directories(${name}_model PRIVATE ${WORKBOOK_ROOT}/common ${CMAKE_CURRENT_SOURCE_DIR})
+  target_compile_options(${name}_model PRIVATE -Wall -Wextra)
+
+  set(prog $<TARGET_FILE:${name}>)
+  set(probe $<TARGET_FILE:workbook_probe>)
+  _workbook_test(${name}.golden gpu golden --expected ${expected} -- ${prog})
+  _workbook_test(${name}.determinism gpu determinism -- ${prog})
+  _workbook_test(${name}.model cpu golden --expected ${expected} -- $<TARGET_FILE:${name}_model>)
+  foreach(tool memcheck racecheck synccheck initcheck)
+    _workbook_test(${name}.${tool} sanitize sanitize --tool ${tool}
+                   "--sanitizer=${WORKBOOK_COMPUTE_SANITIZER}" --probe ${probe}
+                   -- ${prog} ${WB_SANITIZE_ARGS})
+  endforeach()
+
+  _workbook_test(${name}.badarg.unknown_flag cpu
+                 exit-code --rc 2 "--stderr=unknown argument '--frobnicate'" -- ${prog} --frobnicate)
+  if(WB_TAKES_N)
+    _workbook_test(${name}.badarg.n_abc cpu exit-code --rc 2 "--stderr=--n expects" -- ${prog} ${WB_N_ARGS} --n abc)
+    _workbook_test(${name}.badarg.n_zero cpu exit-code --rc 2 "--stderr=out of range" -- ${prog} ${WB_N_ARGS} --n 0)
+    _workbook_test(${name}.badarg.n_negative cpu exit-code --rc 2 "--stderr=--n expects" -- ${prog} ${WB_N_ARGS} --n -5)
+    _workbook_test(${name}.badarg.n_missing cpu exit-code --rc 2 "--stderr=--n needs a value" -- ${prog} ${WB_N_ARGS} --n)
+    _workbook_test(${name}.badarg.n_too_big gpu
+                   exit-code --rc 2 "--stderr=bytes of device memory" -- ${prog} ${WB_N_ARGS} --n 2^38)
+  endif()
+
+  # The manifest drives update_expected and the workbook run, chapter by chapter in order.
+  set(bench "")
+  foreach(a ${WB_BENCH_ARGS})
+    list(APPEND bench "\"${a}\"")
+  endforeach()
+  list(JOIN bench ", " bench)
+  get_filename_component(dir ${CMAKE_CURRENT_SOURCE_DIR} NAME)
+  set_property(GLOBAL APPEND PROPERTY WORKBOOK_MANIFEST
+    "{\"name\": \"${name}\", \"chapter\": \"${dir}\", \"program\": \"${prog}\", \"bench_args\": [${bench}]}")
+  set_property(GLOBAL APPEND PROPERTY WORKBOOK_PROGRAMS ${name})
+endfunction()
+
+# Called once at the end of the top-level CMakeLists.txt.
+function(workbook_finalize)
+  get_property(entries GLOBAL PROPERTY WORKBOOK_MANIFEST)
+  get_property(programs GLOBAL PROPERTY WORKBOOK_PROGRAMS)
+  list(JOIN entries ",\n  " body)
+  set(manifest ${CMAKE_BINARY_DIR}/workbook_manifest.json)
+  file(GENERATE OUTPUT ${manifest} CONTENT
+       "{\"probe\": \"$<TARGET_FILE:workbook_probe>\",\n \"chapters\": [\n  ${body}\n]}\n")
+
+  # Re-record every golden file from a GPU run; refuses without a GPU.
+  add_custom_target(update_expected
+    COMMAND ${Python3_EXECUTABLE} ${WORKBOOK_RUNNER} update --manifest ${manifest}
+            --dest ${WORKBOOK_EXPECTED_DIR}
+    DEPENDS ${programs} workbook_probe USES_TERMINAL VERBATIM)
+
+  # Run every chapter in order under a banner; timing CSVs go to build/results/<gpu>/.
+  add_custom_target(workbook
+    COMMAND ${Python3_EXECUTABLE} ${WORKBOOK_RUNNER} workbook --manifest ${manifest}
+            --results ${CMAKE_BINARY_DIR}/results
+    DEPENDS ${programs} workbook_probe USES_TERMINAL VERBATIM)
+endfunction()

@@ -1,0 +1,102 @@
+// common/check.h — error checks and the workbook's exit-code contract.
+//
+//   0  pass          1  fail (a CUDA error or a failed self-check)
+//   2  bad input     77 skip (no CUDA device, or the GPU lacks what the chapter needs)
+//
+// Every CUDA call goes through CUDA_CHECK; every launch is followed by CUDA_CHECK_LAUNCH(),
+// which catches bad launch configurations at once (errors inside the kernel surface at the
+// next synchronising call, which is checked too).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+namespace wb {
+
+enum ExitCode : int { kPass = 0, kFail = 1, kBadInput = 2, kSkip = 77 };
+
+[[noreturn]] inline void cuda_fail(cudaError_t err, const char* call, const char* file, int line) {
+  std::fprintf(stderr, "%s:%d: CUDA error %s (%s) in %s\n", file, line, cudaGetErrorName(err),
+               cudaGetErrorString(err), call);
+  std::exit(kFail);
+}
+
+[[noreturn]] inline void skip(const std::string& reason) {
+  std::fprintf(stderr, "SKIP: %s\n", reason.c_str());
+  std::exit(kSkip);
+}
+
+[[noreturn]] inline void bad_input(const std::string& message) {
+  std::fprintf(stderr, "error: %s\n", message.c_str());
+  std::exit(kBadInput);
+}
+
+}  // namespace wb
+
+#define CUDA_CHECK(call)                                              \
+  do {                                                                \
+    cudaError_t wb_err_ = (call);                                     \
+    if (wb_err_ != cudaSuccess) wb::cuda_fail(wb_err_, #call, __FILE__, __LINE__); \
+  } while (0)
+
+#define CUDA_CHECK_LAUNCH() CUDA_CHECK(cudaGetLastError())
+
+namespace wb {
+
+// Exit 77 with a one-line reason unless a CUDA device of at least compute capability
+// min_major.min_minor is present. Prints what the device is to stderr (never to the
+// checked stdout, which must not depend on the GPU model).
+inline cudaDeviceProp require_device(int min_major = 0, int min_minor = 0,
+                                     const char* why = nullptr) {
+  int count = 0;
+  cudaError_t err = cudaGetDeviceCount(&count);
+  if (err != cudaSuccess) skip(std::string("no CUDA device (") + cudaGetErrorString(err) + ")");
+  if (count == 0) skip("no CUDA device");
+  cudaDeviceProp prop{};
+  CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+  if (prop.major < min_major || (prop.major == min_major && prop.minor < min_minor)) {
+    skip(std::string(prop.name) + " is sm_" + std::to_string(prop.major * 10 + prop.minor) +
+         "; this chapter needs sm_" + std::to_string(min_major * 10 + min_minor) +
+         (why ? std::string(" (") + why + ")" : std::string()));
+  }
+  std::fprintf(stderr, "device: %s, sm_%d%d, %d SMs, %.1f GB, L2 %.0f MB\n", prop.name,
+               prop.major, prop.minor, prop.multiProcessorCount, prop.totalGlobalMem / 1e9,
+               prop.l2CacheSize / 1e6);
+  return prop;
+}
+
+// Exit 2 when `bytes` of device memory cannot be had; the caller names what it is for.
+inline void require_device_memory(size_t bytes, const std::string& what) {
+  size_t free_b = 0, total_b = 0;
+  CUDA_CHECK(cudaMemGetInfo(&free_b, &total_b));
+  if (bytes > free_b) {
+    bad_input(what + " needs " + std::to_string(bytes) + " bytes of device memory; the GPU has " +
+              std::to_string(free_b) + " free of " + std::to_string(total_b));
+  }
+}
+
+// A short, stable name for the GPU, used for result folders: "h100", "h200", ...
+inline std::string gpu_slug(const cudaDeviceProp& prop) {
+  std::string name;
+  for (const char* p = prop.name; *p; ++p) {
+    char c = *p;
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    name += c;
+  }
+  for (const char* known : {"gh200", "h100", "h200", "b200", "a100", "l40s", "l4"}) {
+    if (name.find(known) != std::string::npos) return known;
+  }
+  std::string slug;
+  for (char c : name) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+    if (ok) slug += c;
+    else if (!slug.empty() && slug.back() != '_') slug += '_';
+  }
+  while (!slug.empty() && slug.back() == '_') slug.pop_back();
+  return slug.empty() ? "gpu" : slug;
+}
+
+}  // namespace wb

@@ -1,0 +1,145 @@
+// common/csv.h — timing tables. A table prints aligned to stderr for people and writes CSV
+// for the plots; timings never go to the checked stdout.
+//
+// BandwidthTable is the workbook's standard table:
+//   kernel,<key columns>,bytes,time_ms,gbps,pct_of_copy[,<extra columns>]
+// where pct_of_copy compares with the row named "copy" of the same size, measured in the same run.
+#pragma once
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "check.h"
+#include "timer.h"
+
+namespace wb {
+
+inline std::string fmt(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+class CsvTable {
+ public:
+  explicit CsvTable(std::vector<std::string> columns) : columns_(std::move(columns)) {}
+
+  void add(std::vector<std::string> cells) {
+    if (cells.size() != columns_.size()) {
+      std::fprintf(stderr, "internal error: row of %zu cells for %zu columns\n", cells.size(),
+                   columns_.size());
+      std::exit(kFail);
+    }
+    rows_.push_back(std::move(cells));
+  }
+
+  void write(const std::string& path) const {
+    std::filesystem::path p(path);
+    std::error_code ec;
+    if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path(), ec);
+    std::ofstream out(p);
+    if (!out) {
+      std::fprintf(stderr, "error: cannot write %s\n", path.c_str());
+      std::exit(kFail);
+    }
+    auto line = [&](const std::vector<std::string>& cells) {
+      for (size_t i = 0; i < cells.size(); ++i) out << (i ? "," : "") << cells[i];
+      out << "\n";
+    };
+    line(columns_);
+    for (const auto& r : rows_) line(r);
+    std::fprintf(stderr, "wrote %s\n", path.c_str());
+  }
+
+  void print(FILE* f) const {
+    std::vector<size_t> w(columns_.size());
+    for (size_t c = 0; c < columns_.size(); ++c) {
+      w[c] = columns_[c].size();
+      for (const auto& r : rows_) w[c] = std::max(w[c], r[c].size());
+    }
+    auto line = [&](const std::vector<std::string>& cells) {
+      for (size_t c = 0; c < cells.size(); ++c)
+        std::fprintf(f, c == 0 ? "%-*s" : "  %*s", static_cast<int>(w[c]), cells[c].c_str());
+      std::fprintf(f, "\n");
+    };
+    line(columns_);
+    for (const auto& r : rows_) line(r);
+  }
+
+  const std::vector<std::vector<std::string>>& rows() const { return rows_; }
+
+ private:
+  std::vector<std::string> columns_;
+  std::vector<std::vector<std::string>> rows_;
+};
+
+class BandwidthTable {
+ public:
+  struct Row {
+    std::string kernel;
+    std::vector<std::string> keys;  // the first key is "size"
+    double bytes;
+    Timing t;
+    std::vector<std::string> extra;
+  };
+
+  BandwidthTable(std::vector<std::string> key_columns, std::vector<std::string> extra_columns = {})
+      : keys_(std::move(key_columns)), extras_(std::move(extra_columns)) {}
+
+  Row& add(const std::string& kernel, std::vector<std::string> keys, double bytes, Timing t) {
+    rows_.push_back({kernel, std::move(keys), bytes, t, std::vector<std::string>(extras_.size())});
+    return rows_.back();
+  }
+
+  std::vector<Row>& rows() { return rows_; }
+
+  // The copy kernel's GB/s for the same size (first key), else the first copy row's.
+  double copy_gbps(const Row& r) const {
+    const Row* any = nullptr;
+    for (const auto& c : rows_) {
+      if (c.kernel != "copy") continue;
+      if (!any) any = &c;
+      if (c.keys[0] == r.keys[0]) return gbps(c.bytes, c.t.median_ms);
+    }
+    return any ? gbps(any->bytes, any->t.median_ms) : 0.0;
+  }
+
+  CsvTable table() const {
+    std::vector<std::string> cols{"kernel"};
+    cols.insert(cols.end(), keys_.begin(), keys_.end());
+    for (const char* c : {"bytes", "time_ms", "gbps", "pct_of_copy"}) cols.push_back(c);
+    cols.insert(cols.end(), extras_.begin(), extras_.end());
+    CsvTable t(cols);
+    for (const auto& r : rows_) {
+      double g = gbps(r.bytes, r.t.median_ms), copy = copy_gbps(r);
+      std::vector<std::string> cells{r.kernel};
+      cells.insert(cells.end(), r.keys.begin(), r.keys.end());
+      cells.push_back(fmt(r.bytes, 0));
+      cells.push_back(fmt(r.t.median_ms, 4));
+      cells.push_back(fmt(g, 1));
+      cells.push_back(copy > 0 ? fmt(100.0 * g / copy, 1) : "");
+      cells.insert(cells.end(), r.extra.begin(), r.extra.end());
+      t.add(cells);
+    }
+    return t;
+  }
+
+  // Prints to stderr; writes <dir>/<gpu>/<name>.csv when dir is not empty.
+  void report(const std::string& dir, const cudaDeviceProp& prop, const std::string& name) const {
+    CsvTable t = table();
+    std::fprintf(stderr, "\n%s on %s (median of %d runs; GB = 1e9 bytes)\n", name.c_str(),
+                 prop.name, rows_.empty() ? 0 : rows_[0].t.reps);
+    t.print(stderr);
+    if (!dir.empty()) t.write(dir + "/" + gpu_slug(prop) + "/" + name + ".csv");
+  }
+
+ private:
+  std::vector<std::string> keys_, extras_;
+  std::vector<Row> rows_;
+};
+
+}  // namespace wb

@@ -1,0 +1,20 @@
+// common/report.h — host-only printing shared by each chapter program and its CPU model, so the
+// two can differ only in the values they compute, never in formatting.
+#pragma once
+
+#include <cstdio>
+
+namespace wb {
+
+// One line: a label, then 32 lane values; " |" marks each boundary between sub-groups of
+// `width` lanes.
+inline void print_lanes(const char* label, const int* v, int width = 32) {
+  std::printf("%-36s:", label);
+  for (int l = 0; l < 32; ++l) {
+    if (l > 0 && l % width == 0) std::printf(" |");
+    std::printf(" %2d", v[l]);
+  }
+  std::printf("\n");
+}
+
+}  // namespace wb

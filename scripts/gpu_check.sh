@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# One device call does everything that needs the GPU:
+#   build; (RECORD=1) re-record the golden files; the full ctest, sanitizer label included;
+#   the workbook run (every chapter, timing CSVs); optional ncu passes of the chapters that use it.
+# Everything it produces lands in $OUT/gpu_results.tgz (plus ctest.log and summary.txt beside it):
+#   env.txt, ctest.log, workbook.log, expected_outputs/, results/<gpu>/*.csv
+# Usage on the device machine:  RECORD=1 bash scripts/gpu_check.sh
+set -uo pipefail
+OUT=${OUT:-$PWD/gpu_out}
+RES=$OUT/res
+mkdir -p "$RES"
+cd "$(dirname "$0")/.."
+
+{
+  date -u
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
+  nvcc --version | tail -2
+  cmake --version | head -1
+  for t in compute-sanitizer ncu; do echo "$t: $(command -v $t || ls /usr/local/cuda/bin/$t 2>/dev/null)"; done
+  python3 -c 'import matplotlib; print("matplotlib", matplotlib.__version__)' 2>&1 | tail -1
+  ls /usr/lib/x86_64-linux-gnu/cmake/GTest 2>/dev/null | head -1 || echo "no GTest"
+} > "$RES/env.txt" 2>&1
+cat "$RES/env.txt"
+
+rm -rf build
+cmake --preset default > "$RES/configure.log" 2>&1 || { cat "$RES/configure.log"; exit 1; }
+cmake --build --preset default -j 16 > "$RES/build.log" 2>&1 || { tail -50 "$RES/build.log"; exit 1; }
+
+if [ "${RECORD:-0}" = 1 ]; then
+  cmake --build build --target update_expected 2>&1 | tee "$RES/update_expected.log"
+fi
+
+# The README's test command's test step (the build above is its configure and build steps).
+ctest --preset default -j 8 --timeout 900 > "$RES/ctest.log" 2>&1
+ctest_rc=$?
+tail -40 "$RES/ctest.log"
+
+if [ "${BENCH:-1}" = 1 ]; then
+  cmake --build build --target workbook > "$RES/workbook.log" 2>&1
+  echo "workbook exit $?"; grep -E "^(kernel|[a-zA-Z_0-9]+ +[0-9]+ )" "$RES/workbook.log" | head -80
+fi
+
+if [ -n "${EXTRA:-}" ]; then bash -c "$EXTRA" > "$RES/extra.log" 2>&1; tail -40 "$RES/extra.log"; fi
+
+cp -r expected_outputs "$RES/"
+[ -d build/results ] && cp -r build/results "$RES/"
+cp build/ctest-junit.xml "$RES/" 2>/dev/null
+cp "$RES/ctest.log" "$OUT/ctest.log"
+tar czf "$OUT/gpu_results.tgz" -C "$OUT" res
+echo "ctest exit $ctest_rc"
+exit $ctest_rc

@@ -1,0 +1,237 @@
+#!/usr/bin/env python3
+"""wbtest.py — the workbook's test runner (CTest calls it; see cmake/Workbook.cmake).
+
+  golden      --expected FILE -- CMD...   run CMD; exit 0 required; stdout must equal FILE byte for
+                                          byte (a unified diff is printed when it does not)
+  determinism -- CMD...                   two runs of CMD give byte-identical stdout
+  sanitize    --tool T --sanitizer PATH --probe PROBE -- CMD...
+                                          CMD under compute-sanitizer; any hazard fails
+  exit-code   --rc N --stderr=TEXT -- CMD...
+                                          CMD must exit N and say TEXT on stderr
+  update      --manifest JSON --dest DIR  re-record every golden file from a GPU run
+  workbook    --manifest JSON --results DIR
+                                          run every chapter in order, writing timing CSVs
+
+Exit codes: 0 pass, 1 fail, 77 skip (CTest's SKIP_RETURN_CODE). A program that exits 77 (no GPU,
+or a GPU without what it needs) makes its test a skip, never a pass.
+"""
+import argparse
+import difflib
+import json
+import os
+import re
+import subprocess
+import sys
+
+SKIP = 77
+
+
+def run(cmd, timeout=900):
+    return subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
+
+
+def text(b):
+    return b.decode("utf-8", errors="replace")
+
+
+def show(proc):
+    if proc.stderr:
+        sys.stdout.write("--- stderr ---\n" + text(proc.stderr))
+        if not proc.stderr.endswith(b"\n"):
+            sys.stdout.write("\n")
+
+
+def skip_if_77(proc, what):
+    if proc.returncode == SKIP:
+        reason = text(proc.stderr).strip().splitlines()
+        print(f"SKIPPED: {what} exited 77: {reason[-1] if reason else 'no reason given'}")
+        sys.exit(SKIP)
+
+
+def require_ok(proc, what):
+    skip_if_77(proc, what)
+    if proc.returncode != 0:
+        show(proc)
+        sys.stdout.write(text(proc.stdout)[-4000:])
+        print(f"FAIL: {what} exited {proc.returncode}")
+        sys.exit(1)
+
+
+def diff(expected, actual, a_name, b_name):
+    lines = difflib.unified_diff(text(expected).splitlines(keepends=True),
+                                 text(actual).splitlines(keepends=True), a_name, b_name)
+    out = "".join(lines)
+    if not out:  # same lines, different bytes (line endings, a missing final newline)
+        out = f"(the files differ in bytes only: {len(expected)} vs {len(actual)} bytes)\n"
+    return out
+
+
+def cmd_golden(opts, cmd):
+    if not os.path.exists(opts.expected):
+        proc = run(cmd)
+        skip_if_77(proc, cmd[0])
+        print(f"FAIL: no golden file {opts.expected}; record it on a GPU with "
+              "`cmake --build build --target update_expected`")
+        return 1
+    expected = open(opts.expected, "rb").read()
+    proc = run(cmd)
+    require_ok(proc, os.path.basename(cmd[0]))
+    if proc.stdout != expected:
+        show(proc)
+        sys.stdout.write(diff(expected, proc.stdout, opts.expected, "stdout of " + cmd[0]))
+        print("FAIL: stdout differs from the golden file")
+        return 1
+    print(f"PASS: stdout ({len(expected)} bytes) == {os.path.basename(opts.expected)}")
+    return 0
+
+
+def cmd_determinism(opts, cmd):
+    first = run(cmd)
+    require_ok(first, os.path.basename(cmd[0]))
+    second = run(cmd)
+    require_ok(second, os.path.basename(cmd[0]))
+    if first.stdout != second.stdout:
+        sys.stdout.write(diff(first.stdout, second.stdout, "run 1", "run 2"))
+        print("FAIL: two runs printed different stdout")
+        return 1
+    print(f"PASS: two runs printed the same {len(first.stdout)} bytes")
+    return 0
+
+
+RACE_SUMMARY = re.compile(r"RACECHECK SUMMARY: (\d+) hazards? displayed \((\d+) errors?, (\d+) warnings?\)")
+ERROR_SUMMARY = re.compile(r"ERROR SUMMARY: (\d+) errors?")
+
+
+def cmd_sanitize(opts, cmd):
+    probe = run([opts.probe])
+    skip_if_77(probe, "workbook_probe")
+    if not opts.sanitizer or not os.path.exists(opts.sanitizer):
+        print("SKIPPED: compute-sanitizer not found (configure found none)")
+        return SKIP
+    extra = {"memcheck": ["--leak-check", "full"], "racecheck": ["--racecheck-report", "all"],
+             "synccheck": [], "initcheck": []}[opts.tool]
+    proc = run([opts.sanitizer, "--tool", opts.tool, "--error-exitcode", "86"] + extra + cmd)
+    skip_if_77(proc, os.path.basename(cmd[0]) + " under compute-sanitizer")
+    out = text(proc.stdout) + text(proc.stderr)
+    errors = ERROR_SUMMARY.findall(out)
+    races = RACE_SUMMARY.findall(out)
+    bad = proc.returncode != 0 or not errors or any(int(e) for e in errors)
+    bad = bad or any(int(h) for h, _, _ in races)
+    if bad:
+        sys.stdout.write(out[-8000:])
+        print(f"FAIL: compute-sanitizer --tool {opts.tool} exited {proc.returncode}")
+        return 1
+    summary = [l.strip("= ") for l in out.splitlines() if "SUMMARY" in l]
+    print(f"PASS: {opts.tool}: " + "; ".join(summary))
+    return 0
+
+
+def cmd_exit_code(opts, cmd):
+    proc = run(cmd)
+    if proc.returncode == SKIP and opts.rc != SKIP:
+        skip_if_77(proc, os.path.basename(cmd[0]))
+    err = text(proc.stderr)
+    if proc.returncode != opts.rc or opts.stderr not in err:
+        sys.stdout.write(text(proc.stdout)[-2000:])
+        show(proc)
+        print(f"FAIL: expected exit {opts.rc} and stderr containing {opts.stderr!r}; "
+              f"got exit {proc.returncode}")
+        return 1
+    print(f"PASS: exit {proc.returncode}: {err.strip().splitlines()[0]}")
+    return 0
+
+
+def load_manifest(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def cmd_update(opts, _cmd):
+    manifest = load_manifest(opts.manifest)
+    probe = run([manifest["probe"]])
+    if probe.returncode != 0:
+        print("update_expected refuses: golden files are recorded from a GPU run, and there is none: "
+              + text(probe.stderr).strip())
+        return 1
+    print("recording golden files on " + text(probe.stdout).strip())
+    for ch in manifest["chapters"]:
+        proc = run([ch["program"]])
+        if proc.returncode != 0:
+            show(proc)
+            print(f"update_expected: {ch['name']} exited {proc.returncode}; its golden file is unchanged")
+            return 1
+        again = run([ch["program"]])
+        if again.stdout != proc.stdout:
+            print(f"update_expected: {ch['name']} printed different stdout on a second run; refusing")
+            return 1
+        dest = os.path.join(opts.dest, ch["name"] + ".txt")
+        old = open(dest, "rb").read() if os.path.exists(dest) else None
+        with open(dest, "wb") as f:
+            f.write(proc.stdout)
+        state = "unchanged" if old == proc.stdout else ("changed" if old is not None else "new")
+        print(f"  {dest}: {len(proc.stdout)} bytes ({state})")
+    return 0
+
+
+def cmd_workbook(opts, _cmd):
+    manifest = load_manifest(opts.manifest)
+    probe = run([manifest["probe"]])
+    if probe.returncode != 0:
+        reason = text(probe.stderr).strip().splitlines()
+        print("No CUDA GPU here (" + (reason[-1] if reason else "probe failed") +
+              "): the chapters were built but not run.")
+        return 0
+    print("Workbook run on " + text(probe.stdout).strip(), flush=True)
+    failed = []
+    for ch in manifest["chapters"]:
+        args = list(ch["bench_args"])
+        if args:
+            args += ["--csv-dir", opts.results]
+        print("\n" + "=" * 78 + f"\n  {ch['chapter']}: {' '.join([ch['name']] + args)}\n" + "=" * 78,
+              flush=True)
+        rc = subprocess.call([ch["program"]] + args)
+        if rc not in (0, SKIP):
+            failed.append(f"{ch['name']} (exit {rc})")
+        elif rc == SKIP:
+            print(f"[{ch['name']} skipped on this GPU]")
+    print("\nTiming CSVs: " + opts.results)
+    if failed:
+        print("FAILED: " + ", ".join(failed))
+        return 1
+    return 0
+
+
+def main(argv):
+    if "--" in argv:
+        i = argv.index("--")
+        argv, cmd = argv[:i], argv[i + 1:]
+    else:
+        cmd = []
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="mode", required=True)
+    g = sub.add_parser("golden")
+    g.add_argument("--expected", required=True)
+    sub.add_parser("determinism")
+    s = sub.add_parser("sanitize")
+    s.add_argument("--tool", required=True, choices=["memcheck", "racecheck", "synccheck", "initcheck"])
+    s.add_argument("--sanitizer", default="")
+    s.add_argument("--probe", required=True)
+    e = sub.add_parser("exit-code")
+    e.add_argument("--rc", type=int, required=True)
+    e.add_argument("--stderr", default="")
+    u = sub.add_parser("update")
+    u.add_argument("--manifest", required=True)
+    u.add_argument("--dest", required=True)
+    w = sub.add_parser("workbook")
+    w.add_argument("--manifest", required=True)
+    w.add_argument("--results", required=True)
+    opts = p.parse_args(argv)
+    if opts.mode in ("golden", "determinism", "sanitize", "exit-code") and not cmd:
+        p.error("a command after -- is required")
+    handler = {"golden": cmd_golden, "determinism": cmd_determinism, "sanitize": cmd_sanitize,
+               "exit-code": cmd_exit_code, "update": cmd_update, "workbook": cmd_workbook}[opts.mode]
+    return handler(opts, cmd)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+"""Checks that the test runner can fail: a wrong stdout fails, exit 77 skips (never passes),
+a non-zero exit fails, and exit-code tests insist on the code and the message."""
+import os
+import subprocess
+import sys
+import tempfile
+
+runner = sys.argv[1]
+py = sys.executable
+
+
+def rc_of(*args):
+    return subprocess.run([py, runner, *args], stdout=subprocess.DEVNULL).returncode
+
+
+def prog(code, out="hello\n", err=""):
+    return [py, "-c", f"import sys; sys.stdout.write({out!r}); sys.stderr.write({err!r}); sys.exit({code})"]
+
+
+failures = []
+with tempfile.TemporaryDirectory() as d:
+    exp = os.path.join(d, "expected.txt")
+    with open(exp, "w") as f:
+        f.write("hello\n")
+    cases = [
+        ("golden match", ["golden", "--expected", exp, "--", *prog(0)], 0),
+        ("golden mismatch", ["golden", "--expected", exp, "--", *prog(0, "hullo\n")], 1),
+        ("golden missing newline", ["golden", "--expected", exp, "--", *prog(0, "hello")], 1),
+        ("golden nonzero exit", ["golden", "--expected", exp, "--", *prog(1)], 1),
+        ("golden skip", ["golden", "--expected", exp, "--", *prog(77, "", "no GPU")], 77),
+        ("golden no file", ["golden", "--expected", exp + ".none", "--", *prog(0)], 1),
+        ("exit-code ok", ["exit-code", "--rc", "2", "--stderr=bad n", "--", *prog(2, "", "error: bad n")], 0),
+        ("exit-code wrong rc", ["exit-code", "--rc", "2", "--stderr=bad n", "--", *prog(0, "", "bad n")], 1),
+        ("exit-code wrong text", ["exit-code", "--rc", "2", "--stderr=bad n", "--", *prog(2, "", "x")], 1),
+        ("exit-code skip", ["exit-code", "--rc", "2", "--stderr=x", "--", *prog(77, "", "no GPU")], 77),
+        ("sanitize skip", ["sanitize", "--tool", "memcheck", "--probe", py, "--", *prog(0)], None),
+    ]
+    for name, args, want in cases:
+        if name == "sanitize skip":  # the probe (python with no script) exits 0: missing tool skips
+            args = ["sanitize", "--tool", "memcheck", "--sanitizer", "", "--probe",
+                    os.path.join(d, "probe.sh"), "--", *prog(0)]
+            with open(args[6], "w") as f:
+                f.write("#!/bin/sh\nexit 0\n")
+            os.chmod(args[6], 0o755)
+            want = 77
+        got = rc_of(*args)
+        status = "ok" if got == want else "WRONG"
+        print(f"{status:5} {name}: exit {got} (want {want})")
+        if got != want:
+            failures.append(name)
+print(f"{len(cases) - len(failures)} passed, {len(failures)} failed")
+sys.exit(1 if failures else 0)
