@@ -113,10 +113,13 @@ def cmd_sanitize(opts, cmd):
     proc = run([opts.sanitizer, "--tool", opts.tool, "--error-exitcode", "86"] + extra + cmd)
     skip_if_77(proc, os.path.basename(cmd[0]) + " under compute-sanitizer")
     out = text(proc.stdout) + text(proc.stderr)
+    # racecheck ends with a RACECHECK SUMMARY, the other tools with an ERROR SUMMARY; a run
+    # without its summary line did not complete and fails too.
     errors = ERROR_SUMMARY.findall(out)
     races = RACE_SUMMARY.findall(out)
-    bad = proc.returncode != 0 or not errors or any(int(e) for e in errors)
-    bad = bad or any(int(h) for h, _, _ in races)
+    summaries = races if opts.tool == "racecheck" else errors
+    bad = proc.returncode != 0 or not summaries or any(int(e) for e in errors)
+    bad = bad or any(int(h) + int(e) + int(w) for h, e, w in races)
     if bad:
         sys.stdout.write(out[-8000:])
         print(f"FAIL: compute-sanitizer --tool {opts.tool} exited {proc.returncode}")
@@ -154,6 +157,7 @@ def cmd_update(opts, _cmd):
               + text(probe.stderr).strip())
         return 1
     print("recording golden files on " + text(probe.stdout).strip())
+    os.makedirs(opts.dest, exist_ok=True)
     for ch in manifest["chapters"]:
         proc = run([ch["program"]])
         if proc.returncode != 0:

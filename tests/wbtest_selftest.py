@@ -49,5 +49,30 @@ with tempfile.TemporaryDirectory() as d:
         print(f"{status:5} {name}: exit {got} (want {want})")
         if got != want:
             failures.append(name)
+
+    # Fake sanitizers: the runner must read the summary lines, not only the exit code.
+    def fake(name, body):
+        path = os.path.join(d, name)
+        with open(path, "w") as f:
+            f.write("#!/bin/sh\n" + body + "\n")
+        os.chmod(path, 0o755)
+        return path
+    probe = fake("probe_ok", "exit 0")
+    sanitizer_cases = [
+        ("racecheck clean", "racecheck", "echo '========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)'", 0),
+        ("racecheck hazard", "racecheck", "echo '========= RACECHECK SUMMARY: 2 hazards displayed (0 errors, 2 warnings)'", 1),
+        ("racecheck no summary", "racecheck", "true", 1),
+        ("memcheck clean", "memcheck", "echo '========= ERROR SUMMARY: 0 errors'", 0),
+        ("memcheck error", "memcheck", "echo '========= ERROR SUMMARY: 3 errors'", 1),
+        ("memcheck exit code", "memcheck", "echo '========= ERROR SUMMARY: 0 errors'; exit 86", 1),
+        ("program skipped", "initcheck", "exit 77", 77),
+    ]
+    for i, (name, tool, body, want) in enumerate(sanitizer_cases):
+        san = fake(f"san{i}", body)
+        got = rc_of("sanitize", "--tool", tool, "--sanitizer", san, "--probe", probe, "--", *prog(0))
+        print(f"{'ok' if got == want else 'WRONG':5} sanitize {name}: exit {got} (want {want})")
+        cases.append(name)
+        if got != want:
+            failures.append(name)
 print(f"{len(cases) - len(failures)} passed, {len(failures)} failed")
 sys.exit(1 if failures else 0)

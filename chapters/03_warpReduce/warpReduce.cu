@@ -17,7 +17,7 @@
 //   6. reduceShfl  + reduceFinal — book (003 §5.6.3 reduceIntegerShfl): the same with warp shuffles
 //   7. reduceVec4                — ours: 16-byte loads, 4 in flight, persistent grid, one launch
 //   8. cub::DeviceReduce::Sum    — the library peer
-//   9. copy                      — 16-byte grid-stride copy: the bandwidth reference
+//   9. copy                      — common/copy.cuh: 16-byte grid-stride copy, the bandwidth reference
 //
 // Self-checks (exit 1 on any mismatch): lesson values against the CPU (plain loops and the
 // warp model); every benchmark kernel's sum against an exact CPU sum, and the copy byte for byte.
@@ -34,6 +34,7 @@
 
 #include "args.h"
 #include "check.h"
+#include "copy.cuh"
 #include "csv.h"
 #include "timer.h"
 #include "warpReduce_lesson.h"
@@ -232,16 +233,6 @@ reduceVec4(const unsigned* __restrict__ in, size_t n, unsigned* partials, unsign
   }
 }
 
-// 9. The bandwidth reference: read n*4 bytes and write them elsewhere, 16 bytes per access.
-__global__ void __launch_bounds__(kVecThreads) copy(const unsigned* __restrict__ in, unsigned* __restrict__ out, size_t n) {
-  const size_t stride = size_t(gridDim.x) * kVecThreads;
-  const size_t n4 = n / 4;
-  for (size_t i = blockIdx.x * size_t(kVecThreads) + threadIdx.x; i < n4; i += stride)
-    reinterpret_cast<uint4*>(out)[i] = reinterpret_cast<const uint4*>(in)[i];
-  const size_t tail = n4 * 4 + blockIdx.x * size_t(kVecThreads) + threadIdx.x;
-  if (tail < n) out[tail] = in[tail];
-}
-
 // ---------------------------------------------------------------------------------------------
 // Host
 // ---------------------------------------------------------------------------------------------
@@ -319,20 +310,11 @@ static void run_lesson() {
   for (void* p : {(void*)d_a, (void*)d_b, (void*)d_src, (void*)d_dst}) CUDA_CHECK(cudaFree(p));
 }
 
-// Blocks that fill the GPU once, for the persistent-grid kernels.
-template <class Kernel>
-static int full_grid(Kernel kernel, int threads, const cudaDeviceProp& prop) {
-  int per_sm = 0;
-  CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0));
-  return std::max(1, per_sm) * prop.multiProcessorCount;
-}
-
 static void run_bench(size_t n, int reps, const std::string& csv_dir, const cudaDeviceProp& prop) {
   const unsigned seed = 2024;
   unsigned *d_in = nullptr, *d_copy = nullptr, *d_partials = nullptr, *d_counter = nullptr, *d_out = nullptr;
   const size_t book_blocks = (n + kBookBlock - 1) / kBookBlock;
-  const int vec_blocks = full_grid(reduceVec4, kVecThreads, prop);
-  const int copy_blocks = full_grid(copy, kVecThreads, prop);
+  const int vec_blocks = wb::full_grid(reduceVec4, kVecThreads, prop);
   CUDA_CHECK(cudaMalloc(&d_in, n * sizeof(unsigned)));
   CUDA_CHECK(cudaMalloc(&d_copy, n * sizeof(unsigned)));
   CUDA_CHECK(cudaMalloc(&d_partials, std::max<size_t>(book_blocks, vec_blocks) * sizeof(unsigned)));
@@ -391,21 +373,8 @@ static void run_bench(size_t n, int reps, const std::string& csv_dir, const cuda
     table.add(v.name, {std::to_string(n)}, 4.0 * n + 4, wb::time_cuda(v.launch, warmup, reps));
   }
 
-  auto launch_copy = [&] {
-    copy<<<copy_blocks, kVecThreads>>>(d_in, d_copy, n);
-    CUDA_CHECK_LAUNCH();
-  };
-  CUDA_CHECK(cudaMemset(d_copy, 0xab, n * sizeof(unsigned)));
-  launch_copy();
-  std::vector<unsigned> h(n);
-  CUDA_CHECK(cudaMemcpy(h.data(), d_copy, n * sizeof(unsigned), cudaMemcpyDeviceToHost));
-  size_t bad = 0;
-  for (size_t i = 0; i < n; ++i) bad += h[i] != hash_value(i, seed);
-  if (bad) {
-    std::fprintf(stderr, "MISMATCH: copy wrote %zu wrong elements of %zu\n", bad, n);
-    ++g_failures;
-  }
-  table.add("copy", {std::to_string(n)}, 8.0 * n, wb::time_cuda(launch_copy, warmup, reps));
+  table.add("copy", {std::to_string(n)}, 8.0 * n,
+            wb::time_copy(d_in, d_copy, n, prop, warmup, reps, &g_failures));
   table.report(csv_dir, prop, "warpReduce");
 
   for (void* p : {(void*)d_in, (void*)d_copy, (void*)d_partials, (void*)d_counter, (void*)d_out, d_cub})

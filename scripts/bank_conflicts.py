@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""bank_conflicts.py — chapter 04's proof in hardware counters.
+
+Runs setRowReadCol under Nsight Compute, reads for each one-block kernel the shared-memory load and
+store wavefronts, the shared load and store instructions, and the bank-conflict counters, and
+writes them as CSV:
+    kernel,ld_wavefronts,st_wavefronts,ld_instructions,st_instructions,ld_conflicts,st_conflicts
+
+With --check it asserts what the lesson claims, kernel by kernel: wavefronts == n * instructions,
+where n is the n-way conflict the program prints for that kernel (1 = conflict-free). The counters
+are deterministic for these kernels, so the assertion is exact.
+
+usage: bank_conflicts.py --program PATH [--probe PATH] [--ncu PATH]
+                         (--csv FILE | --csv-dir DIR) [--check]
+  --csv-dir DIR writes DIR/<gpu>/bank_conflicts.csv (the committed table: plots/data)
+Exit: 0 pass, 1 fail, 77 skip (no GPU, or no ncu).
+"""
+import argparse
+import csv
+import io
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+METRICS = {
+    "ld_wavefronts": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "st_wavefronts": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    "ld_instructions": "smsp__sass_inst_executed_op_shared_ld.sum",
+    "st_instructions": "smsp__sass_inst_executed_op_shared_st.sum",
+    "ld_conflicts": "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+    "st_conflicts": "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+}
+CLAIM = re.compile(r"^(\S+)\s+(PASS|FAIL)\s+ld\s+(\d+)-way, st\s+(\d+)-way$")
+
+
+def number(s):
+    return int(float(s.replace(",", "")))
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--program", required=True)
+    p.add_argument("--probe")
+    p.add_argument("--ncu", default="")
+    p.add_argument("--csv")
+    p.add_argument("--csv-dir")
+    p.add_argument("--check", action="store_true")
+    o = p.parse_args()
+
+    slug = "gpu"
+    if o.probe:
+        probe = subprocess.run([o.probe], capture_output=True, text=True)
+        if probe.returncode == 77:
+            print("SKIPPED: " + probe.stderr.strip())
+            return 77
+        slug = probe.stdout.split()[-1] if probe.stdout.split() else slug
+    ncu = o.ncu or shutil.which("ncu") or ""
+    if not ncu or not os.path.exists(ncu):
+        print("SKIPPED: Nsight Compute (ncu) not found")
+        return 77
+
+    # The claims: the program's own output names each kernel's n-way conflicts.
+    run = subprocess.run([o.program], capture_output=True, text=True)
+    if run.returncode == 77:
+        print("SKIPPED: " + run.stderr.strip())
+        return 77
+    if run.returncode != 0:
+        print(run.stdout + run.stderr)
+        print(f"FAIL: {o.program} exited {run.returncode}")
+        return 1
+    claims = {}
+    for line in run.stdout.splitlines():
+        m = CLAIM.match(line)
+        if m:
+            claims[m.group(1)] = (int(m.group(3)), int(m.group(4)))
+
+    with tempfile.TemporaryDirectory() as d:
+        report = os.path.join(d, "bank_conflicts")
+        prof = subprocess.run([ncu, "--clock-control", "none", "--kernel-name", "regex:^(rect_)?set",
+                               "--metrics", ",".join(METRICS.values()), "-f", "-o", report, o.program],
+                              capture_output=True, text=True)
+        if prof.returncode != 0:
+            print(prof.stdout[-3000:] + prof.stderr[-3000:])
+            print(f"FAIL: ncu exited {prof.returncode}")
+            return 1
+        raw = subprocess.run([ncu, "--import", report + ".ncu-rep", "--csv", "--page", "raw",
+                              "--print-units", "base", "--print-kernel-base", "function"],
+                             capture_output=True, text=True)
+    if raw.returncode != 0:
+        print(raw.stdout[-3000:] + raw.stderr[-3000:])
+        return 1
+    rows = list(csv.reader(io.StringIO(raw.stdout)))
+    header = rows[0]
+    name_col = header.index("Kernel Name")
+    cols = {k: header.index(m) for k, m in METRICS.items()}
+    table = []
+    for r in rows[2:]:  # rows[1] holds the units
+        if len(r) != len(header):
+            continue
+        table.append([r[name_col]] + [number(r[cols[k]]) for k in METRICS])
+
+    out = o.csv or os.path.join(o.csv_dir, slug, "bank_conflicts.csv")
+    os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
+    with open(out, "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["kernel"] + list(METRICS))
+        w.writerows(table)
+    print(f"wrote {out}")
+    print(f"{'kernel':26} {'ld_wf':>6} {'st_wf':>6} {'ld_inst':>7} {'st_inst':>7} {'ld_cf':>6} {'st_cf':>6}  n-way ld/st")
+    for r in table:
+        ways = "%g/%g" % (r[1] / r[3], r[2] / r[4]) if r[3] and r[4] else "?"
+        print(f"{r[0]:26} {r[1]:6} {r[2]:6} {r[3]:7} {r[4]:7} {r[5]:6} {r[6]:6}  {ways}")
+
+    if not o.check:
+        return 0
+    failures = []
+    seen = {r[0] for r in table}
+    for name in claims:
+        if name not in seen:
+            failures.append(f"{name}: not profiled")
+    for name, ld_wf, st_wf, ld_in, st_in, _, _ in table:
+        if name not in claims:
+            failures.append(f"{name}: no claim in the program's output")
+            continue
+        ld_way, st_way = claims[name]
+        if ld_in <= 0 or st_in <= 0:
+            failures.append(f"{name}: no shared-memory instructions counted")
+        if ld_wf != ld_way * ld_in:
+            failures.append(f"{name}: load wavefronts {ld_wf} != {ld_way} x {ld_in} instructions")
+        if st_wf != st_way * st_in:
+            failures.append(f"{name}: store wavefronts {st_wf} != {st_way} x {st_in} instructions")
+    for f in failures:
+        print("FAIL: " + f)
+    print(f"{len(claims)} kernels' claims checked against the counters: "
+          f"{'all hold' if not failures else str(len(failures)) + ' failures'}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
