@@ -3,7 +3,8 @@
 //
 // BandwidthTable is the workbook's standard table:
 //   kernel,<key columns>,bytes,time_ms,gbps,pct_of_copy[,<extra columns>]
-// where pct_of_copy compares with the row named "copy" of the same size, measured in the same run.
+// where pct_of_copy compares with the reference row ("copy" unless set_reference names another)
+// of the same size, measured in the same run.
 #pragma once
 
 #include <algorithm>
@@ -97,11 +98,14 @@ class BandwidthTable {
 
   std::vector<Row>& rows() { return rows_; }
 
-  // The copy kernel's GB/s for the same size (first key), else the first copy row's.
+  // The kernel whose bandwidth is 100% (a copy measured in the same run).
+  void set_reference(std::string kernel) { reference_ = std::move(kernel); }
+
+  // The reference's GB/s for the same size (first key), else the first reference row's.
   double copy_gbps(const Row& r) const {
     const Row* any = nullptr;
     for (const auto& c : rows_) {
-      if (c.kernel != "copy") continue;
+      if (c.kernel != reference_) continue;
       if (!any) any = &c;
       if (c.keys[0] == r.keys[0]) return gbps(c.bytes, c.t.median_ms);
     }
@@ -140,6 +144,7 @@ class BandwidthTable {
  private:
   std::vector<std::string> keys_, extras_;
   std::vector<Row> rows_;
+  std::string reference_ = "copy";
 };
 
 }  // namespace wb

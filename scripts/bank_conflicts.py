@@ -12,7 +12,10 @@ are deterministic for these kernels, so the assertion is exact.
 
 usage: bank_conflicts.py --program PATH [--probe PATH] [--ncu PATH]
                          (--csv FILE | --csv-dir DIR) [--check]
-  --csv-dir DIR writes DIR/<gpu>/bank_conflicts.csv (the committed table: plots/data)
+                         [--kernels REGEX] [--program-arg ARG ...] [--name NAME]
+  --csv-dir DIR writes DIR/<gpu>/NAME.csv (the committed tables: plots/data); NAME defaults to
+  bank_conflicts. --kernels picks the kernels to profile (default: chapter 04's), and
+  --program-arg passes arguments to the program (chapter 05 uses --profile).
 Exit: 0 pass, 1 fail, 77 skip (no GPU, or no ncu).
 """
 import argparse
@@ -48,6 +51,9 @@ def main():
     p.add_argument("--csv")
     p.add_argument("--csv-dir")
     p.add_argument("--check", action="store_true")
+    p.add_argument("--kernels", default="^(rect_)?set")
+    p.add_argument("--program-arg", action="append", default=[])
+    p.add_argument("--name", default="bank_conflicts")
     o = p.parse_args()
 
     slug = "gpu"
@@ -63,7 +69,7 @@ def main():
         return 77
 
     # The claims: the program's own output names each kernel's n-way conflicts.
-    run = subprocess.run([o.program], capture_output=True, text=True)
+    run = subprocess.run([o.program] + o.program_arg, capture_output=True, text=True)
     if run.returncode == 77:
         print("SKIPPED: " + run.stderr.strip())
         return 77
@@ -79,8 +85,8 @@ def main():
 
     with tempfile.TemporaryDirectory() as d:
         report = os.path.join(d, "bank_conflicts")
-        prof = subprocess.run([ncu, "--clock-control", "none", "--kernel-name", "regex:^(rect_)?set",
-                               "--metrics", ",".join(METRICS.values()), "-f", "-o", report, o.program],
+        prof = subprocess.run([ncu, "--clock-control", "none", "--kernel-name", "regex:" + o.kernels,
+                               "--metrics", ",".join(METRICS.values()), "-f", "-o", report, o.program] + o.program_arg,
                               capture_output=True, text=True)
         if prof.returncode != 0:
             print(prof.stdout[-3000:] + prof.stderr[-3000:])
@@ -102,7 +108,7 @@ def main():
             continue
         table.append([r[name_col]] + [number(r[cols[k]]) for k in METRICS])
 
-    out = o.csv or os.path.join(o.csv_dir, slug, "bank_conflicts.csv")
+    out = o.csv or os.path.join(o.csv_dir, slug, o.name + ".csv")
     os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
     with open(out, "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")

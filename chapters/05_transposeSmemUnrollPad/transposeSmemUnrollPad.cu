@@ -1,0 +1,375 @@
+// Chapter 05 — transposeSmemUnrollPad: matrix transpose through shared memory, from the naive
+// kernel to the copy-bandwidth limit, with cuBLAS beside it.
+//
+// Run:    ./build/bin/transposeSmemUnrollPad          (expected stdout: expected_outputs/transposeSmemUnrollPad.txt)
+//         ./build/bin/transposeSmemUnrollPad --bench [--reps 50] [--max-side N] [--csv-dir DIR]
+//             times every kernel at 2048^2 .. 16384^2 and one non-square shape (table to stderr;
+//             with --csv-dir, DIR/<gpu>/transpose.csv)
+//         ./build/bin/transposeSmemUnrollPad --profile    one launch of each kernel at 4096^2 (for ncu)
+//
+// out (cols x rows) = transpose of in (rows x cols), row-major floats. Book kernels use the book's
+// 32 x 16 block (BDIMX x BDIMY). Kernels:
+//   1. copyGmem                the bandwidth reference: the same tiling, a plain copy
+//   2. naiveGmem               coalesced reads, strided writes
+//   3. transposeSmem           through a 16 x 32 shared tile: both global sides coalesced, but
+//                              the column read of the tile is a 16-way bank conflict
+//   4. transposeSmemPad        3. with 2 padding words per tile row: conflict-free
+//   5. transposeSmemUnroll     each block does two tiles side by side (16 x 64)
+//   6. transposeSmemUnrollPad  5. padded (source 004's final kernel)
+//   7. transposeTiled          ours: 64 x 64 tiles, 256 threads, 16 independent loads in flight
+//                              per thread, conflict-free padding
+//   8. cublasSgeam             the library peer (C = A^T with beta = 0)
+// Every kernel handles every shape; the book's assume multiples of the tile (see README errata).
+//
+// Self-check (exit 1 on mismatch): every output element of every kernel on every shape, against a
+// CPU transpose, bit for bit; the output is poisoned first, so an unwritten element fails.
+#include <cublas_v2.h>
+
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "args.h"
+#include "check.h"
+#include "csv.h"
+#include "timer.h"
+#include "transpose_lesson.h"
+
+#define INDEX(ROW, COL, INNER) ((size_t)(ROW) * (INNER) + (COL))
+
+constexpr int BDIMX = 32, BDIMY = 16;  // the book's block
+constexpr int PAD = 2;                 // the book's padding: 2 words per tile row
+
+#define CUBLAS_CHECK(call)                                                                    \
+  do {                                                                                        \
+    cublasStatus_t st_ = (call);                                                              \
+    if (st_ != CUBLAS_STATUS_SUCCESS) {                                                       \
+      std::fprintf(stderr, "%s:%d: cuBLAS error %d in %s\n", __FILE__, __LINE__, int(st_), #call); \
+      std::exit(wb::kFail);                                                                   \
+    }                                                                                         \
+  } while (0)
+
+// 1. copyGmem: read and write row-major, both coalesced: the ceiling for this tiling.
+__global__ void copyGmem(float* out, const float* in, const int rows, const int cols) {
+  unsigned int col = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned int row = blockIdx.y * blockDim.y + threadIdx.y;
+  if (row < rows && col < cols) out[INDEX(row, col, cols)] = in[INDEX(row, col, cols)];
+}
+
+// 2. naiveGmem: a warp reads 32 consecutive floats of a row but writes 32 floats `rows` apart.
+__global__ void naiveGmem(float* out, const float* in, const int rows, const int cols) {
+  unsigned int col = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned int row = blockIdx.y * blockDim.y + threadIdx.y;
+  if (row < rows && col < cols) out[INDEX(col, row, rows)] = in[INDEX(row, col, cols)];
+}
+
+// 3./4. Source 004's transposeSmem and transposeSmemPad. The block reads a 16 x 32 tile row by row,
+// then writes it as a 32 x 16 tile of the output, again row by row: both global sides are
+// coalesced. Thread bidx of the block writes output element (irow, icol) of the block's tile,
+// which it reads from the shared tile's column: tile[icol][irow].
+template <int kPad>
+__device__ void transpose_smem(float* out, const float* in, const int rows, const int cols) {
+  __shared__ float tile[BDIMY][BDIMX + kPad];
+  unsigned int col = blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned int row = blockIdx.y * blockDim.y + threadIdx.y;
+  if (row < rows && col < cols) tile[threadIdx.y][threadIdx.x] = in[INDEX(row, col, cols)];
+
+  unsigned int bidx = threadIdx.y * blockDim.x + threadIdx.x;
+  unsigned int irow = bidx / blockDim.y;
+  unsigned int icol = bidx % blockDim.y;
+  row = blockIdx.x * blockDim.x + irow;  // output row = input column
+  col = blockIdx.y * blockDim.y + icol;  // output column = input row
+  // Every thread reaches the barrier: the boundary tests guard the accesses, not the barrier.
+  __syncthreads();
+  // The element read here was loaded by thread (x = irow, y = icol), under the same test.
+  if (row < cols && col < rows) out[INDEX(row, col, rows)] = tile[icol][irow];
+}
+__global__ void transposeSmem(float* out, const float* in, int rows, int cols) { transpose_smem<0>(out, in, rows, cols); }
+__global__ void transposeSmemPad(float* out, const float* in, int rows, int cols) { transpose_smem<PAD>(out, in, rows, cols); }
+
+// 5./6. Two tiles per block, side by side: each thread moves two elements, 32 columns apart.
+// Source 004 tests `col + blockDim.x < cols` once for both elements, so when the second column of
+// the pair falls outside the matrix the first is skipped too. Here each element has its own test.
+// kBookBoundary = true keeps 004's test, for the demonstration only.
+template <int kPad, bool kBookBoundary>
+__device__ void transpose_smem_unroll(float* out, const float* in, const int rows, const int cols) {
+  __shared__ float tile[BDIMY][BDIMX * 2 + kPad];
+  unsigned int col = 2 * blockIdx.x * blockDim.x + threadIdx.x;
+  unsigned int row = blockIdx.y * blockDim.y + threadIdx.y;
+  const bool in_row = row < rows;
+  const bool first = kBookBoundary ? in_row && col + blockDim.x < cols : in_row && col < cols;
+  const bool second = in_row && col + blockDim.x < cols;
+  if (first) tile[threadIdx.y][threadIdx.x] = in[INDEX(row, col, cols)];
+  if (second) tile[threadIdx.y][threadIdx.x + blockDim.x] = in[INDEX(row, col + blockDim.x, cols)];
+
+  unsigned int bidx = threadIdx.y * blockDim.x + threadIdx.x;
+  unsigned int irow = bidx / blockDim.y;
+  unsigned int icol = bidx % blockDim.y;
+  row = 2 * blockIdx.x * blockDim.x + irow;
+  col = blockIdx.y * blockDim.y + icol;
+  __syncthreads();
+  const bool in_col = col < rows;
+  const bool out_first = kBookBoundary ? in_col && row + blockDim.x < cols : in_col && row < cols;
+  const bool out_second = in_col && row + blockDim.x < cols;
+  if (out_first) out[INDEX(row, col, rows)] = tile[icol][irow];
+  if (out_second) out[INDEX(row + blockDim.x, col, rows)] = tile[icol][irow + blockDim.x];
+}
+__global__ void transposeSmemUnroll(float* out, const float* in, int rows, int cols) {
+  transpose_smem_unroll<0, false>(out, in, rows, cols);
+}
+__global__ void transposeSmemUnrollPad(float* out, const float* in, int rows, int cols) {
+  transpose_smem_unroll<PAD, false>(out, in, rows, cols);
+}
+__global__ void transposeSmemUnrollPad_004boundary(float* out, const float* in, int rows, int cols) {
+  transpose_smem_unroll<PAD, true>(out, in, rows, cols);
+}
+
+// 7. Ours. A transpose moves each byte once each way, so like copy it is bound by keeping enough
+// bytes in flight. A 256-thread block moves a TILE x TILE tile: each thread issues all of its
+// TILE*TILE/256 loads before the barrier (they are independent), then all of its stores. Warps
+// read 32 consecutive floats of an input row and write 32 consecutive floats of an output row;
+// the one-word padding makes the column read of the tile conflict-free.
+template <int TILE, int ROWS>
+__global__ void __launch_bounds__(32 * ROWS)
+transposeTiled(float* __restrict__ out, const float* __restrict__ in, const int rows, const int cols) {
+  __shared__ float tile[TILE][TILE + 1];
+  const int x0 = blockIdx.x * TILE, y0 = blockIdx.y * TILE;  // the tile's first input column, row
+#pragma unroll
+  for (int cx = 0; cx < TILE; cx += 32)
+#pragma unroll
+    for (int ry = 0; ry < TILE; ry += ROWS) {
+      const int r = y0 + ry + threadIdx.y, c = x0 + cx + threadIdx.x;
+      if (r < rows && c < cols) tile[ry + threadIdx.y][cx + threadIdx.x] = in[INDEX(r, c, cols)];
+    }
+  __syncthreads();
+#pragma unroll
+  for (int cx = 0; cx < TILE; cx += 32)
+#pragma unroll
+    for (int ry = 0; ry < TILE; ry += ROWS) {
+      const int orow = x0 + ry + threadIdx.y, ocol = y0 + cx + threadIdx.x;  // output (row, col)
+      if (orow < cols && ocol < rows) out[INDEX(orow, ocol, rows)] = tile[cx + threadIdx.x][ry + threadIdx.y];
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+struct Runner {
+  cublasHandle_t cublas;
+
+  // Enqueue kernel `k` for a rows x cols input.
+  void launch(lesson::Kind k, float* out, const float* in, int rows, int cols) {
+    const dim3 block(BDIMX, BDIMY);
+    const dim3 grid((cols + BDIMX - 1) / BDIMX, (rows + BDIMY - 1) / BDIMY);
+    const dim3 grid2((cols + 2 * BDIMX - 1) / (2 * BDIMX), (rows + BDIMY - 1) / BDIMY);
+    switch (k) {
+      case lesson::Copy: copyGmem<<<grid, block>>>(out, in, rows, cols); break;
+      case lesson::Naive: naiveGmem<<<grid, block>>>(out, in, rows, cols); break;
+      case lesson::Smem: transposeSmem<<<grid, block>>>(out, in, rows, cols); break;
+      case lesson::SmemPad: transposeSmemPad<<<grid, block>>>(out, in, rows, cols); break;
+      case lesson::SmemUnroll: transposeSmemUnroll<<<grid2, block>>>(out, in, rows, cols); break;
+      case lesson::SmemUnrollPad: transposeSmemUnrollPad<<<grid2, block>>>(out, in, rows, cols); break;
+      case lesson::Tiled: tiled<64, 8>(out, in, rows, cols); break;
+      case lesson::Sgeam: {
+        // Row-major in (rows x cols) is column-major A (cols x rows), lda = cols; row-major out
+        // (cols x rows) is column-major C (rows x cols), ldc = rows. C = 1 * A^T + 0 * C.
+        const float alpha = 1.0f, beta = 0.0f;
+        CUBLAS_CHECK(cublasSgeam(cublas, CUBLAS_OP_T, CUBLAS_OP_N, rows, cols, &alpha, in, cols,
+                                 &beta, out, rows, out, rows));
+        break;
+      }
+    }
+    CUDA_CHECK_LAUNCH();
+  }
+
+  template <int TILE, int ROWS>
+  void tiled(float* out, const float* in, int rows, int cols) {
+    const dim3 grid((cols + TILE - 1) / TILE, (rows + TILE - 1) / TILE);
+    transposeTiled<TILE, ROWS><<<grid, dim3(32, ROWS)>>>(out, in, rows, cols);
+  }
+};
+
+// Deterministic, distinct-looking values (exact in float): a hash of the index, 24 bits.
+static float value_at(size_t i) {
+  uint64_t z = (i + 0x9e3779b97f4a7c15ull) * 0xbf58476d1ce4e5b9ull;
+  z ^= z >> 31;
+  return static_cast<float>(z >> 40) / 16777216.0f;
+}
+
+constexpr unsigned char kPoison = 0x7f;  // 0x7f7f7f7f = 3.4e38: finite, so 0 * poison is 0
+
+static int g_failures = 0;
+
+// Runs kernel k on a rows x cols matrix; returns how many outputs differ from the CPU.
+static size_t check_kernel(Runner& run, lesson::Kind k, int rows, int cols, float* d_in, float* d_out,
+                           const std::vector<float>& h_in, std::vector<float>& h_out) {
+  const size_t n = size_t(rows) * cols;
+  CUDA_CHECK(cudaMemset(d_out, kPoison, n * sizeof(float)));
+  run.launch(k, d_out, d_in, rows, cols);
+  h_out.resize(n);
+  CUDA_CHECK(cudaMemcpy(h_out.data(), d_out, n * sizeof(float), cudaMemcpyDeviceToHost));
+  size_t bad = 0;
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) {
+      const float want = h_in[INDEX(r, c, cols)];
+      const float got = k == lesson::Copy ? h_out[INDEX(r, c, cols)] : h_out[INDEX(c, r, rows)];
+      bad += std::memcmp(&got, &want, sizeof got) != 0;
+    }
+  return bad;
+}
+
+static void run_lesson(Runner& run) {
+  // The printed example: an 8 x 6 matrix and its transpose by transposeSmemUnrollPad.
+  size_t max_n = 0;
+  for (auto s : lesson::kShapes) max_n = std::max(max_n, size_t(s.rows) * s.cols);
+  float *d_in = nullptr, *d_out = nullptr;
+  CUDA_CHECK(cudaMalloc(&d_in, max_n * sizeof(float)));
+  CUDA_CHECK(cudaMalloc(&d_out, max_n * sizeof(float)));
+  std::vector<float> h_in, h_out;
+
+  const lesson::Shape small = lesson::kShapes[0];
+  h_in.resize(size_t(small.rows) * small.cols);
+  for (int r = 0; r < small.rows; ++r)
+    for (int c = 0; c < small.cols; ++c) h_in[INDEX(r, c, small.cols)] = lesson::small_value(r, c);
+  CUDA_CHECK(cudaMemcpy(d_in, h_in.data(), h_in.size() * sizeof(float), cudaMemcpyHostToDevice));
+  g_failures += check_kernel(run, lesson::SmemUnrollPad, small.rows, small.cols, d_in, d_out, h_in, h_out) != 0;
+  lesson::print_matrix("in", h_in.data(), small.rows, small.cols);
+  lesson::print_matrix("out = transposeSmemUnrollPad(in)", h_out.data(), small.cols, small.rows);
+  std::printf("\n");
+
+  lesson::print_header();
+  for (const auto& k : lesson::kKernels)
+    for (auto s : lesson::kShapes) {
+      const size_t n = size_t(s.rows) * s.cols;
+      h_in.resize(n);
+      for (size_t i = 0; i < n; ++i) h_in[i] = value_at(i);
+      CUDA_CHECK(cudaMemcpy(d_in, h_in.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+      const size_t bad = check_kernel(run, k.kind, s.rows, s.cols, d_in, d_out, h_in, h_out);
+      if (bad) std::fprintf(stderr, "MISMATCH: %s %d x %d: %zu wrong elements\n", k.name, s.rows, s.cols, bad);
+      g_failures += bad != 0;
+      lesson::print_result(k.name, s, bad == 0);
+    }
+
+  // 004's boundary test: count the outputs it never writes (they keep the poison).
+  const lesson::Shape s = lesson::kBoundaryDemo;
+  const size_t n = size_t(s.rows) * s.cols;
+  h_in.resize(n);
+  for (size_t i = 0; i < n; ++i) h_in[i] = value_at(i);
+  CUDA_CHECK(cudaMemcpy(d_in, h_in.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+  CUDA_CHECK(cudaMemset(d_out, kPoison, n * sizeof(float)));
+  transposeSmemUnrollPad_004boundary<<<dim3((s.cols + 63) / 64, (s.rows + 15) / 16), dim3(BDIMX, BDIMY)>>>(
+      d_out, d_in, s.rows, s.cols);
+  CUDA_CHECK_LAUNCH();
+  h_out.resize(n);
+  CUDA_CHECK(cudaMemcpy(h_out.data(), d_out, n * sizeof(float), cudaMemcpyDeviceToHost));
+  float poison;
+  std::memset(&poison, kPoison, sizeof poison);
+  long long unwritten = 0, wrong = 0;
+  for (int r = 0; r < s.rows; ++r)
+    for (int c = 0; c < s.cols; ++c) {
+      const float got = h_out[INDEX(c, r, s.rows)];
+      if (std::memcmp(&got, &poison, sizeof got) == 0) ++unwritten;
+      else wrong += got != h_in[INDEX(r, c, s.cols)];
+    }
+  lesson::print_boundary_demo(unwritten, static_cast<long long>(n));
+  if (wrong) {  // what it does write must still be right
+    std::fprintf(stderr, "MISMATCH: 004's boundary kernel wrote %lld wrong values\n", wrong);
+    ++g_failures;
+  }
+  CUDA_CHECK(cudaFree(d_in));
+  CUDA_CHECK(cudaFree(d_out));
+}
+
+static void run_bench(Runner& run, const cudaDeviceProp& prop, int reps, int max_side, const std::string& csv_dir) {
+  std::vector<lesson::Shape> shapes;
+  for (int n : {2048, 4096, 8192, 16384})
+    if (n <= max_side) shapes.push_back({n, n});
+  if (10000 <= max_side) shapes.push_back({10000, 20000});  // non-square, not a multiple of any tile
+  wb::BandwidthTable table({"size"});
+  table.set_reference("copyGmem");
+  const int warmup = std::min(3, reps);
+  for (auto s : shapes) {
+    const size_t n = size_t(s.rows) * s.cols;
+    float *d_in = nullptr, *d_out = nullptr;
+    CUDA_CHECK(cudaMalloc(&d_in, n * sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&d_out, n * sizeof(float)));
+    std::vector<float> h_in(n), h_out;
+    for (size_t i = 0; i < n; ++i) h_in[i] = value_at(i);
+    CUDA_CHECK(cudaMemcpy(d_in, h_in.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+    const std::string size = s.rows == s.cols ? std::to_string(s.rows)
+                                              : std::to_string(s.rows) + "x" + std::to_string(s.cols);
+    for (const auto& k : lesson::kKernels) {
+      const size_t bad = check_kernel(run, k.kind, s.rows, s.cols, d_in, d_out, h_in, h_out);
+      if (bad) {
+        std::fprintf(stderr, "MISMATCH: %s at %s: %zu wrong elements\n", k.name, size.c_str(), bad);
+        ++g_failures;
+      }
+      auto t = wb::time_cuda([&] { run.launch(k.kind, d_out, d_in, s.rows, s.cols); }, warmup, reps);
+      table.add(k.name, {size}, 2.0 * n * sizeof(float), t);
+    }
+    if (std::getenv("WB_TRANSPOSE_CANDIDATES")) {  // tuning aid: other tile shapes of ours
+      auto t32 = wb::time_cuda([&] { run.tiled<32, 8>(d_out, d_in, s.rows, s.cols); }, warmup, reps);
+      table.add("candidate_Tiled32x8", {size}, 2.0 * n * sizeof(float), t32);
+      auto t64_16 = wb::time_cuda([&] { run.tiled<64, 16>(d_out, d_in, s.rows, s.cols); }, warmup, reps);
+      table.add("candidate_Tiled64x16", {size}, 2.0 * n * sizeof(float), t64_16);
+    }
+    CUDA_CHECK(cudaFree(d_in));
+    CUDA_CHECK(cudaFree(d_out));
+  }
+  table.report(csv_dir, prop, "transpose");
+}
+
+// One launch of each kernel at 4096 x 4096, for Nsight Compute.
+static void run_profile(Runner& run) {
+  const int side = 4096;
+  const size_t n = size_t(side) * side;
+  float *d_in = nullptr, *d_out = nullptr;
+  CUDA_CHECK(cudaMalloc(&d_in, n * sizeof(float)));
+  CUDA_CHECK(cudaMalloc(&d_out, n * sizeof(float)));
+  std::vector<float> h_in(n), h_out;
+  for (size_t i = 0; i < n; ++i) h_in[i] = value_at(i);
+  CUDA_CHECK(cudaMemcpy(d_in, h_in.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+  for (const auto& k : lesson::kKernels)
+    if (check_kernel(run, k.kind, side, side, d_in, d_out, h_in, h_out)) ++g_failures;
+  CUDA_CHECK(cudaFree(d_in));
+  CUDA_CHECK(cudaFree(d_out));
+}
+
+int main(int argc, char** argv) {
+  wb::Args args(argc, argv,
+                "usage: transposeSmemUnrollPad [--bench [--reps R] [--max-side N] [--csv-dir DIR]] [--profile]\n"
+                "  (no options)  every kernel on every test shape, checked (the golden output)\n"
+                "  --bench       also time every kernel at 2048^2 .. 16384^2 and 10000 x 20000\n"
+                "  --reps R      timed runs per kernel and size, median reported (default 50)\n"
+                "  --max-side N  skip benchmark shapes with a side above N (default 20000)\n"
+                "  --csv-dir DIR write DIR/<gpu>/transpose.csv\n"
+                "  --profile     instead, one checked launch of each kernel at 4096 x 4096 (for ncu)");
+  const bool bench = args.flag("--bench");
+  const bool profile = args.flag("--profile");
+  const int reps = static_cast<int>(args.count("--reps", 50, 1, 100000));
+  const int max_side = static_cast<int>(args.count("--max-side", 20000, 1, 1 << 20));
+  const std::string csv_dir = args.text("--csv-dir", "");
+  args.finish();
+  if (!bench && (args.given("--reps") || args.given("--max-side") || !csv_dir.empty()))
+    wb::bad_input("--reps, --max-side and --csv-dir shape and record the benchmark: add --bench");
+  if (bench && profile) wb::bad_input("--bench and --profile are separate runs: choose one");
+
+  const cudaDeviceProp prop = wb::require_device();
+  if (bench) wb::require_device_memory(size_t(2) * 16384 * 16384 * sizeof(float) + (64u << 20), "--bench");
+  Runner run;
+  CUBLAS_CHECK(cublasCreate(&run.cublas));
+  if (profile) {
+    run_profile(run);
+  } else {
+    run_lesson(run);
+    if (bench) run_bench(run, prop, reps, max_side, csv_dir);
+  }
+  CUBLAS_CHECK(cublasDestroy(run.cublas));
+
+  if (g_failures) {
+    std::printf("FAIL: %d checks against the CPU transpose failed\n", g_failures);
+    return wb::kFail;
+  }
+  return wb::kPass;
+}

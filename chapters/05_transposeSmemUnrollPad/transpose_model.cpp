@@ -1,0 +1,139 @@
+// CPU model of chapter 05: runs every kernel's block and thread index arithmetic on the CPU (both
+// phases, with a simulated shared tile), compares with a plain transpose, and predicts the stdout,
+// including how many outputs source 004's boundary test leaves unwritten. cuBLAS is taken at its
+// specification (C = A^T).
+#include <cmath>
+#include <functional>
+
+#include "transpose_lesson.h"
+
+using lesson::Shape;
+constexpr int BX = 32, BY = 16;
+const float kUnset = std::nanf("");
+
+using Matrix = std::vector<float>;
+
+// Simulates a two-phase shared-memory kernel: `load` runs for every thread of a block, then
+// `store` (the barrier sits between them).
+static void blocks(int gx, int gy, int tx_n, int ty_n, const std::function<void(int, int, int, int)>& load,
+                   const std::function<void(int, int, int, int)>& store) {
+  for (int by = 0; by < gy; ++by)
+    for (int bx = 0; bx < gx; ++bx) {
+      for (int ty = 0; ty < ty_n; ++ty)
+        for (int tx = 0; tx < tx_n; ++tx) load(bx, by, tx, ty);
+      for (int ty = 0; ty < ty_n; ++ty)
+        for (int tx = 0; tx < tx_n; ++tx) store(bx, by, tx, ty);
+    }
+}
+
+static Matrix run(lesson::Kind k, const Matrix& in, int rows, int cols, bool book_boundary = false) {
+  Matrix out(size_t(rows) * cols, kUnset);
+  auto at = [](int r, int c, int inner) { return size_t(r) * inner + c; };
+  const int gx = (cols + BX - 1) / BX, gy = (rows + BY - 1) / BY;
+  std::vector<float> tile;
+  switch (k) {
+    case lesson::Copy:
+    case lesson::Naive:
+      for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c) out[k == lesson::Copy ? at(r, c, cols) : at(c, r, rows)] = in[at(r, c, cols)];
+      break;
+    case lesson::Smem:
+    case lesson::SmemPad:
+      blocks(gx, gy, BX, BY,
+             [&](int bx, int by, int tx, int ty) {
+               if (tx == 0 && ty == 0) tile.assign(BY * BX, kUnset);
+               const int row = by * BY + ty, col = bx * BX + tx;
+               if (row < rows && col < cols) tile[ty * BX + tx] = in[at(row, col, cols)];
+             },
+             [&](int bx, int by, int tx, int ty) {
+               const int bidx = ty * BX + tx, irow = bidx / BY, icol = bidx % BY;
+               const int row = bx * BX + irow, col = by * BY + icol;
+               if (row < cols && col < rows) out[at(row, col, rows)] = tile[icol * BX + irow];
+             });
+      break;
+    case lesson::SmemUnroll:
+    case lesson::SmemUnrollPad:
+      blocks((cols + 2 * BX - 1) / (2 * BX), gy, BX, BY,
+             [&](int bx, int by, int tx, int ty) {
+               if (tx == 0 && ty == 0) tile.assign(BY * 2 * BX, kUnset);
+               const int row = by * BY + ty, col = 2 * bx * BX + tx;
+               const bool first = row < rows && (book_boundary ? col + BX < cols : col < cols);
+               if (first) tile[ty * 2 * BX + tx] = in[at(row, col, cols)];
+               if (row < rows && col + BX < cols) tile[ty * 2 * BX + tx + BX] = in[at(row, col + BX, cols)];
+             },
+             [&](int bx, int by, int tx, int ty) {
+               const int bidx = ty * BX + tx, irow = bidx / BY, icol = bidx % BY;
+               const int row = 2 * bx * BX + irow, col = by * BY + icol;
+               const bool first = col < rows && (book_boundary ? row + BX < cols : row < cols);
+               if (first) out[at(row, col, rows)] = tile[icol * 2 * BX + irow];
+               if (col < rows && row + BX < cols) out[at(row + BX, col, rows)] = tile[icol * 2 * BX + irow + BX];
+             });
+      break;
+    case lesson::Tiled: {
+      const int T = 64, R = 8;
+      blocks((cols + T - 1) / T, (rows + T - 1) / T, 32, R,
+             [&](int bx, int by, int tx, int ty) {
+               if (tx == 0 && ty == 0) tile.assign(T * T, kUnset);
+               for (int cx = 0; cx < T; cx += 32)
+                 for (int ry = 0; ry < T; ry += R) {
+                   const int r = by * T + ry + ty, c = bx * T + cx + tx;
+                   if (r < rows && c < cols) tile[(ry + ty) * T + cx + tx] = in[at(r, c, cols)];
+                 }
+             },
+             [&](int bx, int by, int tx, int ty) {
+               for (int cx = 0; cx < T; cx += 32)
+                 for (int ry = 0; ry < T; ry += R) {
+                   const int orow = bx * T + ry + ty, ocol = by * T + cx + tx;
+                   if (orow < cols && ocol < rows) out[at(orow, ocol, rows)] = tile[(cx + tx) * T + ry + ty];
+                 }
+             });
+      break;
+    }
+    case lesson::Sgeam:
+      for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c) out[at(c, r, rows)] = in[at(r, c, cols)];
+      break;
+  }
+  return out;
+}
+
+static bool correct(lesson::Kind k, const Matrix& in, const Matrix& out, int rows, int cols) {
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c) {
+      const float want = in[size_t(r) * cols + c];
+      const float got = k == lesson::Copy ? out[size_t(r) * cols + c] : out[size_t(c) * rows + r];
+      if (!(got == want)) return false;  // an unset (NaN) output fails too
+    }
+  return true;
+}
+
+static Matrix input(Shape s) {  // any distinct values: the model checks positions, not values
+  Matrix m(size_t(s.rows) * s.cols);
+  for (size_t i = 0; i < m.size(); ++i) m[i] = static_cast<float>(i % 16777216);
+  return m;
+}
+
+int main() {
+  const Shape small = lesson::kShapes[0];
+  Matrix in(size_t(small.rows) * small.cols);
+  for (int r = 0; r < small.rows; ++r)
+    for (int c = 0; c < small.cols; ++c) in[size_t(r) * small.cols + c] = lesson::small_value(r, c);
+  const Matrix out = run(lesson::SmemUnrollPad, in, small.rows, small.cols);
+  lesson::print_matrix("in", in.data(), small.rows, small.cols);
+  lesson::print_matrix("out = transposeSmemUnrollPad(in)", out.data(), small.cols, small.rows);
+  std::printf("\n");
+
+  lesson::print_header();
+  for (const auto& k : lesson::kKernels)
+    for (auto s : lesson::kShapes) {
+      const Matrix m = input(s);
+      lesson::print_result(k.name, s, correct(k.kind, m, run(k.kind, m, s.rows, s.cols), s.rows, s.cols));
+    }
+
+  const Shape s = lesson::kBoundaryDemo;
+  const Matrix demo = run(lesson::SmemUnrollPad, input(s), s.rows, s.cols, /*book_boundary=*/true);
+  long long unwritten = 0;
+  for (float v : demo) unwritten += std::isnan(v);
+  lesson::print_boundary_demo(unwritten, static_cast<long long>(demo.size()));
+  return 0;
+}
