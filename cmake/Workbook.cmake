@@ -20,7 +20,7 @@
 #   <name>.badarg.n_too_big [gpu]  an --n beyond device memory exits 2
 # Exit code 77 (no GPU, or a GPU without what the chapter needs) is reported as skipped.
 
-set(WORKBOOK_ROOT ${CMAKE_CURRENT_LIST_DIR}/..)
+get_filename_component(WORKBOOK_ROOT ${CMAKE_CURRENT_LIST_DIR}/.. ABSOLUTE)
 set(WORKBOOK_RUNNER ${WORKBOOK_ROOT}/tests/wbtest.py)
 set(WORKBOOK_EXPECTED_DIR ${WORKBOOK_ROOT}/expected_outputs)
 set(CMAKE_RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
@@ -93,8 +93,27 @@ function(workbook_finalize)
   get_property(programs GLOBAL PROPERTY WORKBOOK_PROGRAMS)
   list(JOIN entries ",\n  " body)
   set(manifest ${CMAKE_BINARY_DIR}/workbook_manifest.json)
+  set(plot_stamp ${CMAKE_BINARY_DIR}/plot_python.txt)
   file(GENERATE OUTPUT ${manifest} CONTENT
-       "{\"probe\": \"$<TARGET_FILE:workbook_probe>\",\n \"chapters\": [\n  ${body}\n]}\n")
+       "{\"probe\": \"$<TARGET_FILE:workbook_probe>\",
+ \"cuda_version\": \"${CMAKE_CUDA_COMPILER_VERSION}\",
+ \"ncu\": \"${WORKBOOK_NCU}\",
+ \"bank_script\": \"${WORKBOOK_ROOT}/scripts/bank_conflicts.py\",
+ \"plot_python_stamp\": \"${plot_stamp}\",
+ \"plot_script\": \"${WORKBOOK_ROOT}/plots/plot_timings.py\",
+ \"reference_data\": \"${WORKBOOK_ROOT}/plots/data\",
+ \"plots_out\": \"${CMAKE_BINARY_DIR}/plots\",
+ \"chapters\": [\n  ${body}\n]}\n")
+
+  # A Python that can plot: the system's if it has matplotlib, else build/venv from requirements.txt.
+  add_custom_command(OUTPUT ${plot_stamp}
+    COMMAND ${Python3_EXECUTABLE} ${WORKBOOK_ROOT}/scripts/plot_env.py --venv ${CMAKE_BINARY_DIR}/venv
+            --requirements ${WORKBOOK_ROOT}/requirements.txt --stamp ${plot_stamp}
+    DEPENDS ${WORKBOOK_ROOT}/requirements.txt ${WORKBOOK_ROOT}/scripts/plot_env.py VERBATIM)
+  add_custom_target(plot_env ALL DEPENDS ${plot_stamp})
+  add_test(NAME plots.render COMMAND ${Python3_EXECUTABLE} ${WORKBOOK_ROOT}/tests/plot_test.py ${plot_stamp}
+           ${WORKBOOK_ROOT}/plots/plot_timings.py ${WORKBOOK_ROOT}/plots/data ${CMAKE_BINARY_DIR}/plot_test)
+  set_tests_properties(plots.render PROPERTIES LABELS cpu TIMEOUT 300)
 
   # Re-record every golden file from a GPU run; refuses without a GPU.
   add_custom_target(update_expected
@@ -102,9 +121,10 @@ function(workbook_finalize)
             --dest ${WORKBOOK_EXPECTED_DIR}
     DEPENDS ${programs} workbook_probe USES_TERMINAL VERBATIM)
 
-  # Run every chapter in order under a banner; timing CSVs go to build/results/<gpu>/.
+  # Run every chapter in order under a banner; timing CSVs go to build/results/<gpu>/, figures to
+  # build/plots/. Without a GPU it says so and draws the committed reference data instead.
   add_custom_target(workbook
     COMMAND ${Python3_EXECUTABLE} ${WORKBOOK_RUNNER} workbook --manifest ${manifest}
             --results ${CMAKE_BINARY_DIR}/results
-    DEPENDS ${programs} workbook_probe USES_TERMINAL VERBATIM)
+    DEPENDS ${programs} workbook_probe plot_env USES_TERMINAL VERBATIM)
 endfunction()

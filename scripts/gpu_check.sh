@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One device call does everything that needs the GPU:
 #   build; (RECORD=1) re-record the golden files; the full ctest, sanitizer label included;
-#   the workbook run (every chapter, timing CSVs); optional ncu passes of the chapters that use it.
+#   the workbook run (every chapter, timing CSVs, bank-conflict counters, figures); the stencil race
+#   demo under compute-sanitizer; the transpose wavefront counters.
 # Everything it produces lands in $OUT/gpu_results.tgz (plus ctest.log and summary.txt beside it):
 #   env.txt, ctest.log, workbook.log, expected_outputs/, results/<gpu>/*.csv
 # Usage on the device machine:  RECORD=1 bash scripts/gpu_check.sh
@@ -39,6 +40,15 @@ if [ "${BENCH:-1}" = 1 ]; then
   cmake --build build --target workbook > "$RES/workbook.log" 2>&1
   echo "workbook exit $?"; grep -E "^(kernel|[a-zA-Z_0-9]+ +[0-9]+ )" "$RES/workbook.log" | head -80
 fi
+
+# Demonstrations and counters that are not tests: the source's racy stencil under the sanitizers,
+# and the shared-memory wavefronts of transposeSmem against transposeSmemPad at 4096 x 4096.
+cmake --build build --target stencil_1d_race_demo_check > "$RES/race_demo.log" 2>&1
+slug=$(build/bin/workbook_probe | awk '{print $NF}')
+python3 scripts/bank_conflicts.py --program build/bin/transposeSmemUnrollPad --program-arg=--profile \
+  --kernels '^transposeSmem(Pad)?$' --name transpose_smem_wavefronts --probe build/bin/workbook_probe \
+  --csv-dir build/results > "$RES/transpose_ncu.log" 2>&1
+[ -d build/plots ] && cp -r build/plots "$RES/"
 
 if [ -n "${EXTRA:-}" ]; then bash -c "$EXTRA" > "$RES/extra.log" 2>&1; tail -40 "$RES/extra.log"; fi
 

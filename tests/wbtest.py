@@ -177,15 +177,30 @@ def cmd_update(opts, _cmd):
     return 0
 
 
+def render_plots(manifest, data_dir, gpu):
+    """Draw the figures from data_dir/<gpu>/ into build/plots/; say why not if it cannot."""
+    python = open(manifest["plot_python_stamp"]).read().strip()
+    if python.startswith("ERROR"):
+        print("Plots not drawn: no Python with matplotlib (" + python + ")")
+        return 1
+    args = [python, manifest["plot_script"], "--data-dir", data_dir, "--out-dir", manifest["plots_out"]]
+    if gpu:
+        args += ["--gpu", gpu]
+    print("\nDrawing the figures from " + data_dir + (f"/{gpu}" if gpu else ""), flush=True)
+    return subprocess.call(args)
+
+
 def cmd_workbook(opts, _cmd):
     manifest = load_manifest(opts.manifest)
     probe = run([manifest["probe"]])
     if probe.returncode != 0:
         reason = text(probe.stderr).strip().splitlines()
         print("No CUDA GPU here (" + (reason[-1] if reason else "probe failed") +
-              "): the chapters were built but not run.")
-        return 0
-    print("Workbook run on " + text(probe.stdout).strip(), flush=True)
+              "): drawing the committed reference data instead of running the chapters.")
+        return render_plots(manifest, manifest["reference_data"], None)
+    device = text(probe.stdout).strip()
+    name, slug = device.split(" sm_")[0], device.split()[-1]
+    print("Workbook run on " + device, flush=True)
     failed = []
     for ch in manifest["chapters"]:
         args = list(ch["bench_args"])
@@ -198,11 +213,20 @@ def cmd_workbook(opts, _cmd):
             failed.append(f"{ch['name']} (exit {rc})")
         elif rc == SKIP:
             print(f"[{ch['name']} skipped on this GPU]")
-    print("\nTiming CSVs: " + opts.results)
+        if ch["name"] == "setRowReadCol" and manifest["ncu"] and rc == 0:
+            print("\nBank-conflict counters (Nsight Compute):", flush=True)
+            subprocess.call([sys.executable, manifest["bank_script"], "--program", ch["program"], "--probe",
+                             manifest["probe"], "--ncu=" + manifest["ncu"], "--csv-dir", opts.results])
+    os.makedirs(os.path.join(opts.results, slug), exist_ok=True)
+    with open(os.path.join(opts.results, slug, "meta.json"), "w") as f:
+        json.dump({"gpu": name, "cuda": manifest["cuda_version"],
+                   "date": __import__("datetime").date.today().isoformat()}, f)
+    print("\nTiming CSVs: " + os.path.join(opts.results, slug))
+    plot_rc = render_plots(manifest, opts.results, slug)
     if failed:
         print("FAILED: " + ", ".join(failed))
         return 1
-    return 0
+    return plot_rc
 
 
 def main(argv):

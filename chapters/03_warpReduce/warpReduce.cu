@@ -36,6 +36,7 @@
 #include "check.h"
 #include "copy.cuh"
 #include "csv.h"
+#include "hash.h"
 #include "timer.h"
 #include "warpReduce_lesson.h"
 #include "warp_model.h"
@@ -119,16 +120,9 @@ __global__ void reduce_sum_kernel(T* dst, const T* src, int n) {
 
 constexpr int kBookBlock = 128;  // the book's launch: <<<n / 128, 128>>>
 
-__host__ __device__ inline unsigned hash_value(size_t i, unsigned seed) {
-  uint64_t z = i + (static_cast<uint64_t>(seed) << 32) + 0x9e3779b97f4a7c15ull;  // splitmix64
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return static_cast<unsigned>((z ^ (z >> 31)) >> 32);
-}
-
 __global__ void fill_hash(unsigned* a, size_t n, unsigned seed) {
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
-    a[i] = hash_value(i, seed);
+    a[i] = wb::hash32(i, seed);
 }
 
 // Sum over the block; the result is valid in thread 0. Warps reduce in registers; shared memory
@@ -325,7 +319,7 @@ static void run_bench(size_t n, int reps, const std::string& csv_dir, const cuda
   CUDA_CHECK_LAUNCH();
 
   unsigned expected = 0;  // modulo 2^32, like the kernels
-  for (size_t i = 0; i < n; ++i) expected += hash_value(i, seed);
+  for (size_t i = 0; i < n; ++i) expected += wb::hash32(i, seed);
 
   size_t cub_bytes = 0;
   CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, cub_bytes, d_in, d_out, n));
