@@ -58,6 +58,15 @@ inline void print_case(const Case& c, uint64_t n, const std::vector<uint32_t>& h
   std::printf("\n");
 }
 
+// Which methods apply: smem_private needs all bins in one block; histVec4_multipass exists only for
+// bins that do not fit (with fewer, it would be histVec4 with cluster 1, in one pass).
+inline void print_not_applicable(const char* kernel) {
+  const bool multi = kernel[0] == 'h';
+  std::printf("  %-22s n/a (%s)\n", kernel,
+              multi ? "one block holds the bins: histVec4 with cluster 1 is the one pass"
+                    : "the bins do not fit in one block's shared memory");
+}
+
 inline void print_check(const char* kernel, bool pass, const char* against) {
   std::printf("  %-22s %s (every bin equals the CPU histogram, %s)\n", kernel, pass ? "PASS" : "FAIL", against);
 }
