@@ -53,7 +53,9 @@ inline cudaDeviceProp require_device(int min_major = 0, int min_minor = 0,
                                      const char* why = nullptr) {
   int count = 0;
   cudaError_t err = cudaGetDeviceCount(&count);
-  if (err != cudaSuccess) skip(std::string("no CUDA device (") + cudaGetErrorString(err) + ")");
+  if (err == cudaErrorInsufficientDriver || err == cudaErrorNoDevice)
+    skip(std::string("no CUDA device or driver (cudaGetDeviceCount: ") + cudaGetErrorString(err) + ")");
+  if (err != cudaSuccess) skip(std::string("no usable CUDA device (") + cudaGetErrorString(err) + ")");
   if (count == 0) skip("no CUDA device");
   cudaDeviceProp prop{};
   CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
