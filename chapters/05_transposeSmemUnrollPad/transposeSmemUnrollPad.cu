@@ -284,6 +284,15 @@ static void run_lesson(Runner& run) {
   CUDA_CHECK(cudaFree(d_out));
 }
 
+// An input of n values (value_at) on host and device, and an output buffer of the same size.
+static void alloc_input(size_t n, float** d_in, float** d_out, std::vector<float>& h_in) {
+  CUDA_CHECK(cudaMalloc(d_in, n * sizeof(float)));
+  CUDA_CHECK(cudaMalloc(d_out, n * sizeof(float)));
+  h_in.resize(n);
+  for (size_t i = 0; i < n; ++i) h_in[i] = value_at(i);
+  CUDA_CHECK(cudaMemcpy(*d_in, h_in.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+}
+
 static void run_bench(Runner& run, const cudaDeviceProp& prop, int reps, int max_side, const std::string& csv_dir) {
   std::vector<lesson::Shape> shapes;
   for (int n : {2048, 4096, 8192, 16384})
@@ -295,11 +304,8 @@ static void run_bench(Runner& run, const cudaDeviceProp& prop, int reps, int max
   for (auto s : shapes) {
     const size_t n = size_t(s.rows) * s.cols;
     float *d_in = nullptr, *d_out = nullptr;
-    CUDA_CHECK(cudaMalloc(&d_in, n * sizeof(float)));
-    CUDA_CHECK(cudaMalloc(&d_out, n * sizeof(float)));
-    std::vector<float> h_in(n), h_out;
-    for (size_t i = 0; i < n; ++i) h_in[i] = value_at(i);
-    CUDA_CHECK(cudaMemcpy(d_in, h_in.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+    std::vector<float> h_in, h_out;
+    alloc_input(n, &d_in, &d_out, h_in);
     const std::string size = s.rows == s.cols ? std::to_string(s.rows)
                                               : std::to_string(s.rows) + "x" + std::to_string(s.cols);
     for (const auto& k : lesson::kKernels) {
@@ -326,11 +332,8 @@ static void run_profile(Runner& run) {
   const int side = 4096;
   const size_t n = size_t(side) * side;
   float *d_in = nullptr, *d_out = nullptr;
-  CUDA_CHECK(cudaMalloc(&d_in, n * sizeof(float)));
-  CUDA_CHECK(cudaMalloc(&d_out, n * sizeof(float)));
-  std::vector<float> h_in(n), h_out;
-  for (size_t i = 0; i < n; ++i) h_in[i] = value_at(i);
-  CUDA_CHECK(cudaMemcpy(d_in, h_in.data(), n * sizeof(float), cudaMemcpyHostToDevice));
+  std::vector<float> h_in, h_out;
+  alloc_input(n, &d_in, &d_out, h_in);
   for (const auto& k : lesson::kKernels)
     if (check_kernel(run, k.kind, side, side, d_in, d_out, h_in, h_out)) ++g_failures;
   CUDA_CHECK(cudaFree(d_in));
