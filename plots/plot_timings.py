@@ -164,7 +164,6 @@ def plot_cluster_histogram(ax, rows, _dir):
     ax.set_xscale("log", base=2)
     ax.set_xlabel("bins")
     ax.set_ylabel("GB/s of input read (n x 4 bytes)")
-    ax.legend(fontsize=6, ncol=2)
     ax.grid(alpha=0.3)
 
 
@@ -219,7 +218,12 @@ def main(argv=None):
                 if len(present) > 1:
                     ax.set_title(metas[-1]["gpu"], fontsize=9)
             stamp(fig, metas, title)
-            fig.tight_layout()
+            if chapter == "cluster_histogram":  # many lines: one legend for all panels, below them
+                handles, labels = axes[0].get_legend_handles_labels()
+                fig.legend(handles, labels, loc="lower center", ncol=5, fontsize=7)
+                fig.tight_layout(rect=(0, 0.13, 1, 1))
+            else:
+                fig.tight_layout()
             out = os.path.join(o.out_dir, chapter + ".png")
             fig.savefig(out, dpi=DPI)
             plt.close(fig)
