@@ -16,7 +16,8 @@
 #   <name>.determinism [gpu]       two runs give byte-identical stdout
 #   <name>.model [cpu]             the CPU model's stdout == the same golden file
 #   <name>.<tool> [sanitize]       compute-sanitizer memcheck, racecheck, synccheck, initcheck
-#   <name>.badarg.* [cpu]          bad command lines exit 2 with a message (no GPU needed)
+#   <name>.badarg.* [cpu]          bad command lines exit 2 with a message (no GPU needed): an unknown
+#                                  flag; a benchmark option without --bench; malformed --n values
 #   <name>.badarg.n_too_big [gpu]  an --n beyond device memory exits 2
 # Exit code 77 (no GPU, or a GPU without what the chapter needs) is reported as skipped.
 
@@ -66,6 +67,10 @@ function(workbook_chapter name)
 
   _workbook_test(${name}.badarg.unknown_flag cpu
                  exit-code --rc 2 "--stderr=unknown argument '--frobnicate'" -- ${prog} --frobnicate)
+  if(WB_BENCH_ARGS)  # a benchmark option without --bench is refused, not ignored
+    _workbook_test(${name}.badarg.csv_dir_without_bench cpu
+                   exit-code --rc 2 "--stderr=--csv-dir only applies with --bench" -- ${prog} --csv-dir out)
+  endif()
   if(WB_TAKES_N)
     _workbook_test(${name}.badarg.n_abc cpu exit-code --rc 2 "--stderr=--n expects" -- ${prog} ${WB_N_ARGS} --n abc)
     _workbook_test(${name}.badarg.n_zero cpu exit-code --rc 2 "--stderr=out of range" -- ${prog} ${WB_N_ARGS} --n 0)

@@ -5,6 +5,7 @@
 //   bool bench   = args.flag("--bench");
 //   uint64_t n   = args.count("--n", 1 << 20, 1, uint64_t(1) << 40);
 //   std::string d = args.text("--csv-dir", "");
+//   args.only_with("--bench", {"--n", "--csv-dir"});   // they need --bench beside them: exit 2
 //   args.finish();                 // any argument left over is unknown: exit 2
 //
 // Numbers are plain decimal digits or a power of two written 2^K. "--n=5" and "--n 5" both work.
@@ -13,6 +14,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -43,6 +45,14 @@ class Args {
     for (const auto& t : tokens_)
       if (t == name) return true;
     return false;
+  }
+
+  // Options that only mean something beside `flag` (e.g. the benchmark's, beside --bench):
+  // exit 2 when one is given without it.
+  void only_with(const std::string& flag, std::initializer_list<const char*> options) const {
+    if (given(flag)) return;
+    for (const char* o : options)
+      if (given(o)) fail(std::string(o) + " only applies with " + flag);
   }
 
   bool flag(const std::string& name) {

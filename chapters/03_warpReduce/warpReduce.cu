@@ -388,8 +388,7 @@ int main(int argc, char** argv) {
   const int reps = static_cast<int>(args.count("--reps", 50, 1, 100000));
   const std::string csv_dir = args.text("--csv-dir", "");
   args.finish();
-  if (!bench && (args.given("--n") || !csv_dir.empty()))
-    wb::bad_input("--n and --csv-dir size and record the benchmark: add --bench");
+  args.only_with("--bench", {"--n", "--reps", "--csv-dir"});
 
   const cudaDeviceProp prop = wb::require_device();
   if (bench) {

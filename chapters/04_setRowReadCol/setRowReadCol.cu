@@ -271,8 +271,7 @@ int main(int argc, char** argv) {
   const int blocks = static_cast<int>(args.count("--blocks", 0, 1, 1 << 20));
   const std::string csv_dir = args.text("--csv-dir", "");
   args.finish();
-  if (!bench && (args.given("--iters") || args.given("--blocks") || !csv_dir.empty()))
-    wb::bad_input("--iters, --blocks and --csv-dir shape and record the benchmark: add --bench");
+  args.only_with("--bench", {"--iters", "--reps", "--blocks", "--csv-dir"});
 
   const cudaDeviceProp prop = wb::require_device();
   print_shared_memory_facts(prop);

@@ -355,8 +355,7 @@ int main(int argc, char** argv) {
   const int max_side = static_cast<int>(args.count("--max-side", 20000, 1, 1 << 20));
   const std::string csv_dir = args.text("--csv-dir", "");
   args.finish();
-  if (!bench && (args.given("--reps") || args.given("--max-side") || !csv_dir.empty()))
-    wb::bad_input("--reps, --max-side and --csv-dir shape and record the benchmark: add --bench");
+  args.only_with("--bench", {"--reps", "--max-side", "--csv-dir"});
   if (bench && profile) wb::bad_input("--bench and --profile are separate runs: choose one");
 
   const cudaDeviceProp prop = wb::require_device();

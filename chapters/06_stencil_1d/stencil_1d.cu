@@ -239,8 +239,7 @@ int main(int argc, char** argv) {
   const int max_log2 = static_cast<int>(args.count("--max-log2", 28, 20, 30));
   const std::string csv_dir = args.text("--csv-dir", "");
   args.finish();
-  if (!bench && (args.given("--reps") || args.given("--max-log2") || !csv_dir.empty()))
-    wb::bad_input("--reps, --max-log2 and --csv-dir shape and record the benchmark: add --bench");
+  args.only_with("--bench", {"--reps", "--max-log2", "--csv-dir"});
 
   const cudaDeviceProp prop = wb::require_device();
   if (bench) wb::require_device_memory((size_t(2) << max_log2) * sizeof(float) + (64u << 20), "--bench");

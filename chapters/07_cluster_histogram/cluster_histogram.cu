@@ -415,11 +415,10 @@ int main(int argc, char** argv) {
   const int reps = static_cast<int>(args.count("--reps", 50, 1, 100000));
   const std::string csv_dir = args.text("--csv-dir", "");
   args.finish();
-  if (!bench && (args.given("--reps") || !csv_dir.empty()))
-    wb::bad_input("--reps and --csv-dir shape and record the benchmark: add --bench");
+  args.only_with("--bench", {"--reps", "--csv-dir"});
+  args.only_with("--bins", {"--cluster"});
   if (bins && (bins & (bins - 1))) wb::bad_input("--bins must be a power of two (the bins split evenly over a cluster)");
   if (cluster && (cluster & (cluster - 1))) wb::bad_input("--cluster must be 1, 2, 4, 8 or 16");
-  if (cluster && !bins) wb::bad_input("--cluster goes with --bins");
 
   const cudaDeviceProp prop = wb::require_device(9, 0, "thread-block clusters and distributed shared memory");
   std::vector<lesson::Case> cases(std::begin(lesson::kCases), std::end(lesson::kCases));
