@@ -178,20 +178,32 @@ struct Hist {
 
   size_t smem_limit() const { return prop.sharedMemPerBlockOptin; }
 
-  // Launch a cluster kernel through cudaLaunchKernelEx, sized by cudaOccupancyMaxActiveClusters.
-  // Returns false (launching nothing) when this cluster size and shared memory cannot run.
+  // Each method below prepares one histogram method at this bin count: kernel attributes, grid
+  // size and CUB's scratch are settled once, here, so that the returned launch (zero the bins,
+  // then launch) is all the timed runs contain. An empty Launch: the method does not apply.
+  using Launch = std::function<void()>;
+
+  Launch zero_then(Launch launch) const {
+    return [=] {
+      CUDA_CHECK(cudaMemsetAsync(d_bins, 0, nbins * sizeof(int)));
+      launch();
+    };
+  }
+
+  // A cluster kernel through cudaLaunchKernelEx, its grid sized by cudaOccupancyMaxActiveClusters;
+  // empty when this cluster size and shared memory cannot run.
   template <class... Args>
-  bool launch_cluster(void (*kernel)(Args...), int threads, size_t smem, int cluster, Args... args) {
-    if (smem > smem_limit()) return false;
+  Launch cluster_launch(void (*kernel)(Args...), int threads, size_t smem, int cluster, Args... args) const {
+    if (smem > smem_limit()) return {};
     CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
     if (cluster > 8) CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    cudaLaunchAttribute attr = {};
+    attr.id = cudaLaunchAttributeClusterDimension;
+    attr.val.clusterDim.x = cluster;
+    attr.val.clusterDim.y = 1;
+    attr.val.clusterDim.z = 1;
     cudaLaunchConfig_t config = {};
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = cluster;
-    attr[0].val.clusterDim.y = 1;
-    attr[0].val.clusterDim.z = 1;
-    config.attrs = attr;
+    config.attrs = &attr;
     config.numAttrs = 1;
     config.blockDim = threads;
     config.dynamicSmemBytes = smem;
@@ -199,12 +211,14 @@ struct Hist {
     int clusters = 0;
     if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &config) != cudaSuccess || clusters == 0) {
       cudaGetLastError();  // clear the error: "does not fit" is an answer here, not a failure
-      return false;
+      return {};
     }
     config.gridDim = clusters * cluster;  // a persistent grid: every cluster the GPU holds at once
-    CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, args...));
-    CUDA_CHECK_LAUNCH();
-    return true;
+    return [=]() mutable {
+      config.attrs = &attr;  // this copy's attribute, not the one on the preparing stack
+      CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, args...));
+      CUDA_CHECK_LAUNCH();
+    };
   }
 
   bool fits_one_block() const { return size_t(nbins) * sizeof(int) <= smem_limit(); }
@@ -215,17 +229,16 @@ struct Hist {
     return c;
   }
 
-  // Each returns false when the method does not apply at this bin count / cluster size.
-  bool source(int cluster) {
-    CUDA_CHECK(cudaMemsetAsync(d_bins, 0, nbins * sizeof(int)));
+  Launch source(int cluster) const {
     const int bpb = nbins / cluster;
-    return launch_cluster(clusterHist_kernel, kSourceThreads, bpb * sizeof(int), cluster, d_bins, nbins, bpb, d_in, n);
+    Launch l = cluster_launch(clusterHist_kernel, kSourceThreads, bpb * sizeof(int), cluster, d_bins, nbins, bpb, d_in, n);
+    return l ? zero_then(l) : l;
   }
-  bool ours(int cluster) {
-    CUDA_CHECK(cudaMemsetAsync(d_bins, 0, nbins * sizeof(int)));
+  Launch ours(int cluster) const {
     const int bpb = nbins / cluster, copies = copies_for(bpb);
-    return launch_cluster(histVec4, kOursThreads, size_t(copies) * bpb * sizeof(int), cluster, d_bins, nbins, 0,
-                          log2_of(bpb), copies, d_in, n);
+    Launch l = cluster_launch(histVec4, kOursThreads, size_t(copies) * bpb * sizeof(int), cluster, d_bins, nbins, 0,
+                              log2_of(bpb), copies, d_in, n);
+    return l ? zero_then(l) : l;
   }
   // The widest power-of-two range of bins one block holds.
   int pass_bins() const {
@@ -233,31 +246,37 @@ struct Hist {
     while (size_t(2 * b) * sizeof(int) <= smem_limit()) b *= 2;
     return b;
   }
-  bool multipass() {
-    if (nbins <= pass_bins()) return false;  // one pass: that is histVec4 with cluster 1
-    CUDA_CHECK(cudaMemsetAsync(d_bins, 0, nbins * sizeof(int)));
+  Launch multipass() const {
+    if (nbins <= pass_bins()) return {};  // one pass: that is histVec4 with cluster 1
     const int width = pass_bins();
-    for (int lo = 0; lo < nbins; lo += width)
-      if (!launch_cluster(histVec4, kOursThreads, width * sizeof(int), 1, d_bins, nbins, lo, log2_of(width), 1, d_in, n))
-        return false;
-    return true;
+    std::vector<Launch> passes;
+    for (int lo = 0; lo < nbins; lo += width) {
+      passes.push_back(cluster_launch(histVec4, kOursThreads, width * sizeof(int), 1, d_bins, nbins, lo,
+                                      log2_of(width), 1, d_in, n));
+      if (!passes.back()) return {};
+    }
+    return zero_then([passes] {
+      for (const auto& pass : passes) pass();
+    });
   }
-  bool global() {
-    CUDA_CHECK(cudaMemsetAsync(d_bins, 0, nbins * sizeof(int)));
-    global_atomics<<<wb::full_grid(global_atomics, kSourceThreads, prop), kSourceThreads>>>(d_bins, nbins, d_in, n);
-    CUDA_CHECK_LAUNCH();
-    return true;
+  Launch global() const {
+    const int grid = wb::full_grid(global_atomics, kSourceThreads, prop);
+    return zero_then([=] {
+      global_atomics<<<grid, kSourceThreads>>>(d_bins, nbins, d_in, n);
+      CUDA_CHECK_LAUNCH();
+    });
   }
-  bool private_smem() {
-    if (!fits_one_block()) return false;
-    CUDA_CHECK(cudaMemsetAsync(d_bins, 0, nbins * sizeof(int)));
+  Launch private_smem() const {
+    if (!fits_one_block()) return {};
     const size_t smem = nbins * sizeof(int);
     CUDA_CHECK(cudaFuncSetAttribute(smem_private, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
-    smem_private<<<wb::full_grid(smem_private, kSourceThreads, prop, smem), kSourceThreads, smem>>>(d_bins, nbins, d_in, n);
-    CUDA_CHECK_LAUNCH();
-    return true;
+    const int grid = wb::full_grid(smem_private, kSourceThreads, prop, smem);
+    return zero_then([=] {
+      smem_private<<<grid, kSourceThreads, smem>>>(d_bins, nbins, d_in, n);
+      CUDA_CHECK_LAUNCH();
+    });
   }
-  bool cub_even() {
+  Launch cub_even() {
     size_t bytes = 0;
     CUDA_CHECK(cub::DeviceHistogram::HistogramEven(nullptr, bytes, d_in, d_bins, nbins + 1, 0, nbins, int64_t(n)));
     if (bytes > cub_bytes) {
@@ -265,9 +284,11 @@ struct Hist {
       CUDA_CHECK(cudaMalloc(&d_cub, bytes));
       cub_bytes = bytes;
     }
-    CUDA_CHECK(cub::DeviceHistogram::HistogramEven(d_cub, bytes, d_in, d_bins, nbins + 1, 0, nbins, int64_t(n)));
-    CUDA_CHECK_LAUNCH();
-    return true;
+    return zero_then([=] {
+      size_t b = bytes;
+      CUDA_CHECK(cub::DeviceHistogram::HistogramEven(d_cub, b, d_in, d_bins, nbins + 1, 0, nbins, int64_t(n)));
+      CUDA_CHECK_LAUNCH();
+    });
   }
 
   std::vector<uint32_t> result() const {
@@ -304,18 +325,21 @@ static void run_case(const lesson::Case& c, const cudaDeviceProp& prop) {
   const auto want = lesson::cpu_histogram(n, c.bins, true);
   const auto want_cub = lesson::cpu_histogram(n, c.bins, false);
 
-  if (!h.source(c.cluster)) {
+  const Hist::Launch source = h.source(c.cluster);
+  if (!source) {
     std::fprintf(stderr, "clusterHist_kernel cannot run %d bins in a cluster of %d\n", c.bins, c.cluster);
     ++g_failures;
     return;
   }
+  source();
   const auto got = h.result();
   lesson::print_case(c, n, got);
-  auto report = [&](const char* name, bool ran, const std::vector<uint32_t>& expect, const char* rule) {
-    if (!ran) {
+  auto report = [&](const char* name, const Hist::Launch& launch, const std::vector<uint32_t>& expect, const char* rule) {
+    if (!launch) {
       lesson::print_not_applicable(name);
       return;
     }
+    launch();
     const bool ok = same(h.result(), expect);
     if (!ok) ++g_failures;
     lesson::print_check(name, ok, rule);
@@ -375,25 +399,26 @@ static void run_bench(const cudaDeviceProp& prop, int reps, const std::string& c
     const auto want = lesson::cpu_histogram(n, nbins, true);
     const auto want_cub = lesson::cpu_histogram(n, nbins, false);
     const std::string b = std::to_string(nbins);
-    // Check one run, then time it (the launch includes zeroing the bins, as every histogram must).
-    auto measure = [&](const std::string& name, const std::string& cluster, const std::function<bool()>& run,
+    // Check one run, then time it (each run zeroes the bins, as every histogram must).
+    auto measure = [&](const std::string& name, const std::string& cluster, const Hist::Launch& launch,
                        const std::vector<uint32_t>& expect) {
-      if (!run()) return;  // does not fit: no row
+      if (!launch) return;  // does not fit: no row
+      launch();
       if (h.result() != expect) {
         std::fprintf(stderr, "MISMATCH: %s, %d bins, cluster %s\n", name.c_str(), nbins, cluster.c_str());
         ++g_failures;
       }
-      table.add(name, {size, b, cluster}, bytes, wb::time_cuda([&] { run(); }, warmup, reps));
+      table.add(name, {size, b, cluster}, bytes, wb::time_cuda(launch, warmup, reps));
     };
-    measure("global_atomics", "", [&] { return h.global(); }, want);
-    measure("smem_private", "1", [&] { return h.private_smem(); }, want);
-    measure("cub_HistogramEven", "", [&] { return h.cub_even(); }, want_cub);
+    measure("global_atomics", "", h.global(), want);
+    measure("smem_private", "1", h.private_smem(), want);
+    measure("cub_HistogramEven", "", h.cub_even(), want_cub);
     for (int cs : {1, 2, 4, 8, 16}) {
       if (nbins % cs) continue;
-      measure("clusterHist_kernel", std::to_string(cs), [&] { return h.source(cs); }, want);
-      measure("histVec4", std::to_string(cs), [&] { return h.ours(cs); }, want);
+      measure("clusterHist_kernel", std::to_string(cs), h.source(cs), want);
+      measure("histVec4", std::to_string(cs), h.ours(cs), want);
     }
-    measure("histVec4_multipass", "1", [&] { return h.multipass(); }, want);
+    measure("histVec4_multipass", "1", h.multipass(), want);
     if (h.d_cub) CUDA_CHECK(cudaFree(h.d_cub));
     std::fprintf(stderr, "bins %d done\n", nbins);
   }
