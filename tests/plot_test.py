@@ -4,6 +4,7 @@ expected size; and a CSV with a missing column is refused with a message naming 
 
 usage: plot_test.py STAMP PLOT_SCRIPT DATA_DIR OUT_DIR
 """
+import json
 import os
 import shutil
 import struct
@@ -24,7 +25,7 @@ info = subprocess.run([python, "-c", query, os.path.dirname(os.path.abspath(scri
 if info.returncode != 0:
     print("FAIL: cannot import plots/plot_timings.py: " + info.stderr.strip())
     sys.exit(1)
-chapters, (want_w, want_h) = __import__("json").loads(info.stdout)
+chapters, (want_w, want_h) = json.loads(info.stdout)
 gpus = sorted(d for d in os.listdir(data) if os.path.isdir(os.path.join(data, d)))
 shutil.rmtree(out, ignore_errors=True)
 failures = []

@@ -16,6 +16,7 @@ Exit codes: 0 pass, 1 fail, 77 skip (CTest's SKIP_RETURN_CODE). A program that e
 or a GPU without what it needs) makes its test a skip, never a pass.
 """
 import argparse
+import datetime
 import difflib
 import json
 import os
@@ -220,7 +221,7 @@ def cmd_workbook(opts, _cmd):
     os.makedirs(os.path.join(opts.results, slug), exist_ok=True)
     with open(os.path.join(opts.results, slug, "meta.json"), "w") as f:
         json.dump({"gpu": name, "cuda": manifest["cuda_version"],
-                   "date": __import__("datetime").date.today().isoformat()}, f)
+                   "date": datetime.date.today().isoformat()}, f)
     print("\nTiming CSVs: " + os.path.join(opts.results, slug))
     plot_rc = render_plots(manifest, opts.results, slug)
     if failed:

@@ -181,13 +181,11 @@ static void run_lesson(int* d_out) {
 }
 
 static void print_shared_memory_facts(const cudaDeviceProp& prop) {
-  int carveout = 0;
-  CUDA_CHECK(cudaDeviceGetAttribute(&carveout, cudaDevAttrMaxSharedMemoryPerMultiprocessor, 0));
   std::fprintf(stderr,
                "shared memory on this GPU (asked at run time): %zu B per block by default, %zu B per "
-               "block opt-in (cudaFuncAttributeMaxDynamicSharedMemorySize), %d B per SM; banks are "
+               "block opt-in (cudaFuncAttributeMaxDynamicSharedMemorySize), %zu B per SM; banks are "
                "4 bytes wide, 32 of them\n",
-               prop.sharedMemPerBlock, prop.sharedMemPerBlockOptin, carveout);
+               prop.sharedMemPerBlock, prop.sharedMemPerBlockOptin, prop.sharedMemPerMultiprocessor);
 }
 
 static void run_bench(const cudaDeviceProp& prop, int iters, int reps, int blocks_override,
