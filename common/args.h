@@ -9,11 +9,16 @@
 //   args.finish();                 // any argument left over is unknown: exit 2
 //
 // Numbers are plain decimal digits or a power of two written 2^K. "--n=5" and "--n 5" both work.
+// Refused with exit 2: an option given twice, a value that is itself an option ("--csv-dir --bench"),
+// an empty value ("--csv-dir="), and an output folder that cannot be created and written (checked
+// here, before any GPU work, by out_dir()).
 #pragma once
 
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -57,9 +62,29 @@ class Args {
 
   bool flag(const std::string& name) {
     bool seen = false;
-    for (size_t i = 0; i < tokens_.size(); ++i)
-      if (!used_[i] && tokens_[i] == name) used_[i] = seen = true;
+    for (size_t i = 0; i < tokens_.size(); ++i) {
+      if (used_[i] || tokens_[i] != name) continue;
+      if (seen) fail(name + " is given twice");
+      used_[i] = seen = true;
+    }
     return seen;
+  }
+
+  // A folder to write results into: created now, and a file written and removed in it, so that an
+  // unwritable path is bad input before any work rather than a failure after it. "" if not given.
+  std::string out_dir(const std::string& name) {
+    std::string dir;
+    if (!value(name, &dir)) return "";
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec || !fs::is_directory(dir))
+      fail(name + " " + dir + ": cannot create the folder" + (ec ? " (" + ec.message() + ")" : std::string()));
+    const fs::path probe = fs::path(dir) / ".wb_write_test";
+    bool ok = static_cast<bool>(std::ofstream(probe) << "x");
+    fs::remove(probe, ec);
+    if (!ok) fail(name + " " + dir + ": the folder is not writable");
+    return dir;
   }
 
   std::string text(const std::string& name, const std::string& fallback) {
@@ -88,7 +113,11 @@ class Args {
     bool seen = false;
     for (size_t i = 0; i < tokens_.size(); ++i) {
       if (used_[i] || tokens_[i] != name) continue;
+      if (seen) fail(name + " is given twice");
       if (i + 1 >= tokens_.size()) fail(name + " needs a value");
+      if (tokens_[i + 1].empty()) fail(name + " needs a value, not an empty one");
+      if (tokens_[i + 1].rfind("--", 0) == 0)
+        fail(name + " needs a value, not the option '" + tokens_[i + 1] + "'");
       used_[i] = used_[i + 1] = true;
       *out = tokens_[i + 1];
       seen = true;

@@ -18,7 +18,12 @@ namespace wb {
 
 enum ExitCode : int { kPass = 0, kFail = 1, kBadInput = 2, kSkip = 77 };
 
+[[noreturn]] inline void skip(const std::string& reason);
+[[noreturn]] inline void skip_no_image(cudaError_t err);
+inline bool no_image_error(cudaError_t err);
+
 [[noreturn]] inline void cuda_fail(cudaError_t err, const char* call, const char* file, int line) {
+  if (no_image_error(err)) skip_no_image(err);
   std::fprintf(stderr, "%s:%d: CUDA error %s (%s) in %s\n", file, line, cudaGetErrorName(err),
                cudaGetErrorString(err), call);
   std::exit(kFail);
@@ -44,29 +49,68 @@ enum ExitCode : int { kPass = 0, kFail = 1, kBadInput = 2, kSkip = 77 };
 
 #define CUDA_CHECK_LAUNCH() CUDA_CHECK(cudaGetLastError())
 
+// The chapter's floor, from workbook_chapter(... MIN_SM NN) in cmake/Workbook.cmake; 0 = any GPU
+// that CUDA 13 supports. WB_MIN_SM_WHY says what needs it ("thread-block clusters").
+#ifndef WB_MIN_SM
+#define WB_MIN_SM 0
+#endif
+#ifndef WB_MIN_SM_WHY
+#define WB_MIN_SM_WHY nullptr
+#endif
+#ifndef WB_CUDA_ARCHS  // what this program was built for (CMAKE_CUDA_ARCHITECTURES)
+#define WB_CUDA_ARCHS "unknown"
+#endif
+
+#ifdef __CUDACC__
+// An empty kernel, compiled like every kernel of the program: if the runtime has no image of it
+// for this GPU (no SASS for it and no PTX that JITs to it), neither has any other kernel.
+static __global__ void wb_image_probe() {}
+#endif
+
 namespace wb {
 
+inline std::string sm_of(const cudaDeviceProp& prop) {
+  return "sm_" + std::to_string(prop.major * 10 + prop.minor);
+}
+
+// Errors that mean "this build cannot run on this GPU or driver": a skip with what to do, not a
+// failure of the lesson.
+inline bool no_image_error(cudaError_t err) {
+  return err == cudaErrorNoKernelImageForDevice || err == cudaErrorUnsupportedPtxVersion ||
+         err == cudaErrorInvalidKernelImage;
+}
+[[noreturn]] inline void skip_no_image(cudaError_t err) {
+  skip(std::string("this build has no kernel image this GPU can run (") + cudaGetErrorName(err) +
+       "; built for CUDA architectures " WB_CUDA_ARCHS "): rebuild with -DCMAKE_CUDA_ARCHITECTURES=native");
+}
+
 // Exit 77 with a one-line reason unless a CUDA device of at least compute capability
-// min_major.min_minor is present. Prints what the device is to stderr (never to the
-// checked stdout, which must not depend on the GPU model).
-inline cudaDeviceProp require_device(int min_major = 0, int min_minor = 0,
-                                     const char* why = nullptr) {
+// min_major.min_minor is present and this build has a kernel image for it. The defaults are the
+// chapter's own floor (MIN_SM). Prints what the device is to stderr (never to the checked stdout,
+// which must not depend on the GPU model).
+inline cudaDeviceProp require_device(int min_major = WB_MIN_SM / 10, int min_minor = WB_MIN_SM % 10,
+                                     const char* why = WB_MIN_SM_WHY) {
   int count = 0;
   cudaError_t err = cudaGetDeviceCount(&count);
-  if (err == cudaErrorInsufficientDriver || err == cudaErrorNoDevice)
-    skip(std::string("no CUDA device or driver (cudaGetDeviceCount: ") + cudaGetErrorString(err) + ")");
-  if (err != cudaSuccess) skip(std::string("no usable CUDA device (") + cudaGetErrorString(err) + ")");
+  if (err != cudaSuccess)
+    skip(std::string("no usable CUDA device or driver (cudaGetDeviceCount: ") + cudaGetErrorName(err) + ", " +
+         cudaGetErrorString(err) + ")");
   if (count == 0) skip("no CUDA device");
   cudaDeviceProp prop{};
   CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
   if (prop.major < min_major || (prop.major == min_major && prop.minor < min_minor)) {
-    skip(std::string(prop.name) + " is sm_" + std::to_string(prop.major * 10 + prop.minor) +
-         "; this chapter needs sm_" + std::to_string(min_major * 10 + min_minor) +
-         (why ? std::string(" (") + why + ")" : std::string()));
+    skip(std::string(why ? why : "this chapter") + " need" + (why ? "" : "s") + " sm_" +
+         std::to_string(min_major * 10 + min_minor) + "; this GPU (" + prop.name + ") is " + sm_of(prop));
   }
-  std::fprintf(stderr, "device: %s, sm_%d%d, %d SMs, %.1f GB, L2 %.0f MB\n", prop.name,
-               prop.major, prop.minor, prop.multiProcessorCount, prop.totalGlobalMem / 1e9,
-               prop.l2CacheSize / 1e6);
+#ifdef __CUDACC__
+  cudaFuncAttributes attr{};
+  err = cudaFuncGetAttributes(&attr, wb_image_probe);
+  if (no_image_error(err)) skip_no_image(err);
+  CUDA_CHECK(err);
+#endif
+  std::fprintf(stderr, "device: %s, %s, %d SMs, %.1f GB, L2 %.0f MB, %zu bytes of shared memory per block (opt-in)\n",
+               prop.name, sm_of(prop).c_str(), prop.multiProcessorCount, prop.totalGlobalMem / 1e9,
+               prop.l2CacheSize / 1e6, static_cast<size_t>(prop.sharedMemPerBlockOptin));
   return prop;
 }
 

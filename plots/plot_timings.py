@@ -169,10 +169,10 @@ def plot_cluster_histogram(ax, rows, _dir):
 
 PLOTS = {
     "warpReduce": ("Chapter 03 warpReduce: full-array sum, 2^28 ints", plot_warpReduce),
-    "setRowReadCol": ("Chapter 04 setRowReadCol: the cost of bank conflicts", plot_setRowReadCol),
-    "transpose": ("Chapter 05 transpose: GB/s against matrix size", plot_transpose),
-    "stencil_1d": ("Chapter 06 stencil_1d: GB/s against N", plot_stencil_1d),
-    "cluster_histogram": ("Chapter 07 cluster histogram: GB/s against bins", plot_cluster_histogram),
+    "setRowReadCol": ("Chapter 05 setRowReadCol: the cost of bank conflicts", plot_setRowReadCol),
+    "transpose": ("Chapter 07 transpose: GB/s against matrix size", plot_transpose),
+    "stencil_1d": ("Chapter 09 stencil_1d: GB/s against N", plot_stencil_1d),
+    "cluster_histogram": ("Chapter 11 cluster histogram: GB/s against bins", plot_cluster_histogram),
 }
 NUMERIC = ["bytes", "time_ms", "gbps"]
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bank_conflicts.py — chapter 04's proof in hardware counters.
+"""bank_conflicts.py — chapter 05's proof in hardware counters.
 
 Runs setRowReadCol under Nsight Compute, reads for each one-block kernel the shared-memory load and
 store wavefronts, the shared load and store instructions, and the bank-conflict counters, and
@@ -14,9 +14,9 @@ usage: bank_conflicts.py --program PATH [--probe PATH] [--ncu PATH]
                          (--csv FILE | --csv-dir DIR) [--check]
                          [--kernels REGEX] [--program-arg ARG ...] [--name NAME]
   --csv-dir DIR writes DIR/<gpu>/NAME.csv (the committed tables: plots/data); NAME defaults to
-  bank_conflicts. --kernels picks the kernels to profile (default: chapter 04's), and
-  --program-arg passes arguments to the program (chapter 05 uses --profile).
-Exit: 0 pass, 1 fail, 77 skip (no GPU, or no ncu).
+  bank_conflicts. --kernels picks the kernels to profile (default: chapter 05's), and
+  --program-arg passes arguments to the program (chapter 07 uses --profile).
+Exit: 0 pass, 1 fail, 77 skip (no GPU, or no ncu; with WORKBOOK_STRICT=1 a skip fails instead).
 """
 import argparse
 import csv
@@ -43,6 +43,15 @@ def number(s):
     return int(float(s.replace(",", "")))
 
 
+
+def skip(reason):
+    """77 (skipped), or 1 with the reason under WORKBOOK_STRICT=1."""
+    if os.environ.get("WORKBOOK_STRICT", "") not in ("", "0"):
+        print("FAIL (WORKBOOK_STRICT): this test would skip: " + reason)
+        return 1
+    print("SKIPPED: " + reason)
+    return 77
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--program", required=True)
@@ -60,19 +69,16 @@ def main():
     if o.probe:
         probe = subprocess.run([o.probe], capture_output=True, text=True)
         if probe.returncode == 77:
-            print("SKIPPED: " + probe.stderr.strip())
-            return 77
+            return skip(probe.stderr.strip())
         slug = probe.stdout.split()[-1] if probe.stdout.split() else slug
     ncu = o.ncu or shutil.which("ncu") or ""
     if not ncu or not os.path.exists(ncu):
-        print("SKIPPED: Nsight Compute (ncu) not found")
-        return 77
+        return skip("Nsight Compute (ncu) not found")
 
     # The claims: the program's own output names each kernel's n-way conflicts.
     run = subprocess.run([o.program] + o.program_arg, capture_output=True, text=True)
     if run.returncode == 77:
-        print("SKIPPED: " + run.stderr.strip())
-        return 77
+        return skip(run.stderr.strip())
     if run.returncode != 0:
         print(run.stdout + run.stderr)
         print(f"FAIL: {o.program} exited {run.returncode}")

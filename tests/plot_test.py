@@ -15,8 +15,13 @@ import tempfile
 stamp, script, data, out = sys.argv[1:5]
 python = open(stamp).read().strip()
 if python.startswith("ERROR"):
-    print("FAIL: no Python with matplotlib for the plots: " + python)
-    sys.exit(1)
+    # No matplotlib on the system and no way to install it (offline): nothing to test with.
+    # Skipped with the reason, or a failure under WORKBOOK_STRICT=1.
+    if os.environ.get("WORKBOOK_STRICT", "") not in ("", "0"):
+        print("FAIL (WORKBOOK_STRICT): this test would skip: no Python with matplotlib: " + python)
+        sys.exit(1)
+    print("SKIPPED: no Python with matplotlib, and none could be installed: " + python)
+    sys.exit(77)
 
 # The chapter list and the figure size, from the plot script itself (run by the Python that plots).
 query = ("import json, sys; sys.path.insert(0, sys.argv[1]); import plot_timings as p; "

@@ -13,7 +13,9 @@
                                           run every chapter in order, writing timing CSVs
 
 Exit codes: 0 pass, 1 fail, 77 skip (CTest's SKIP_RETURN_CODE). A program that exits 77 (no GPU,
-or a GPU without what it needs) makes its test a skip, never a pass.
+or a GPU without what it needs) makes its test a skip, never a pass. With WORKBOOK_STRICT=1 in the
+environment (scripts/gpu_check.sh, or -DWORKBOOK_STRICT=ON) a test that would skip fails instead and
+says why: on a GPU machine, a broken driver or a missing tool must not read as green.
 """
 import argparse
 import datetime
@@ -42,11 +44,23 @@ def show(proc):
             sys.stdout.write("\n")
 
 
+def strict():
+    return os.environ.get("WORKBOOK_STRICT", "") not in ("", "0")
+
+
+def skip(reason):
+    """Report a skip (exit 77), or in strict mode a failure that names the reason."""
+    if strict():
+        print(f"FAIL (WORKBOOK_STRICT): this test would skip: {reason}")
+        sys.exit(1)
+    print(f"SKIPPED: {reason}")
+    sys.exit(SKIP)
+
+
 def skip_if_77(proc, what):
     if proc.returncode == SKIP:
         reason = text(proc.stderr).strip().splitlines()
-        print(f"SKIPPED: {what} exited 77: {reason[-1] if reason else 'no reason given'}")
-        sys.exit(SKIP)
+        skip(f"{what} exited 77: {reason[-1] if reason else 'no reason given'}")
 
 
 def require_ok(proc, what):
@@ -107,8 +121,7 @@ def cmd_sanitize(opts, cmd):
     probe = run([opts.probe])
     skip_if_77(probe, "workbook_probe")
     if not opts.sanitizer or not os.path.exists(opts.sanitizer):
-        print("SKIPPED: compute-sanitizer not found (configure found none)")
-        return SKIP
+        skip("compute-sanitizer not found (configure found none)")
     extra = {"memcheck": ["--leak-check", "full"], "racecheck": ["--racecheck-report", "all"],
              "synccheck": [], "initcheck": []}[opts.tool]
     proc = run([opts.sanitizer, "--tool", opts.tool, "--error-exitcode", "86"] + extra + cmd)

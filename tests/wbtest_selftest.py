@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Checks that the test runner can fail: a wrong stdout fails, exit 77 skips (never passes),
-a non-zero exit fails, and exit-code tests insist on the code and the message."""
+a non-zero exit fails, exit-code tests insist on the code and the message, and in strict mode
+(WORKBOOK_STRICT=1) a test that would skip fails."""
 import os
 import subprocess
 import sys
@@ -10,8 +11,11 @@ runner = sys.argv[1]
 py = sys.executable
 
 
-def rc_of(*args):
-    return subprocess.run([py, runner, *args], stdout=subprocess.DEVNULL).returncode
+def rc_of(*args, strict=False):
+    env = {k: v for k, v in os.environ.items() if k != "WORKBOOK_STRICT"}
+    if strict:
+        env["WORKBOOK_STRICT"] = "1"
+    return subprocess.run([py, runner, *args], stdout=subprocess.DEVNULL, env=env).returncode
 
 
 def prog(code, out="hello\n", err=""):
@@ -71,6 +75,20 @@ with tempfile.TemporaryDirectory() as d:
         san = fake(f"san{i}", body)
         got = rc_of("sanitize", "--tool", tool, "--sanitizer", san, "--probe", probe, "--", *prog(0))
         print(f"{'ok' if got == want else 'WRONG':5} sanitize {name}: exit {got} (want {want})")
+        cases.append(name)
+        if got != want:
+            failures.append(name)
+    # Strict mode: every way of skipping fails instead.
+    strict_cases = [
+        ("strict golden skip", ["golden", "--expected", exp, "--", *prog(77, "", "no GPU")], 1),
+        ("strict exit-code skip", ["exit-code", "--rc", "2", "--stderr=x", "--", *prog(77, "", "no GPU")], 1),
+        ("strict sanitizer missing", ["sanitize", "--tool", "memcheck", "--sanitizer", "", "--probe", probe,
+                                      "--", *prog(0)], 1),
+        ("strict still passes", ["golden", "--expected", exp, "--", *prog(0)], 0),
+    ]
+    for name, args, want in strict_cases:
+        got = rc_of(*args, strict=True)
+        print(f"{'ok' if got == want else 'WRONG':5} {name}: exit {got} (want {want})")
         cases.append(name)
         if got != want:
             failures.append(name)

@@ -1,4 +1,4 @@
-// Chapter 04's kernels as data: which tile each uses, where each thread stores and loads, what the
+// Chapter 05's kernels as data: which tile each uses, where each thread stores and loads, what the
 // lesson claims about bank conflicts, and how the output is printed. Shared by setRowReadCol.cu
 // (its throughput benchmark and self-check) and setRowReadCol_model.cpp.
 #pragma once

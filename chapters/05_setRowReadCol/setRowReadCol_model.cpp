@@ -1,4 +1,4 @@
-// CPU model of chapter 04: runs each kernel's stores and loads on a plain array, and works out
+// CPU model of chapter 05: runs each kernel's stores and loads on a plain array, and works out
 // from the bank of every address how many wavefronts each warp access needs. It fails (exit 1)
 // if that bank arithmetic disagrees with the n-way claims the chapter prints.
 #include <algorithm>

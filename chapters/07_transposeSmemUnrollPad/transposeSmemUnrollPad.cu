@@ -1,4 +1,4 @@
-// Chapter 05 — transposeSmemUnrollPad: matrix transpose through shared memory, from the naive
+// Chapter 07 — transposeSmemUnrollPad: matrix transpose through shared memory, from the naive
 // kernel to the copy-bandwidth limit, with cuBLAS beside it.
 //
 // Run:    ./build/bin/transposeSmemUnrollPad          (expected stdout: expected_outputs/transposeSmemUnrollPad.txt)

@@ -1,4 +1,4 @@
-// Chapter 06 — stencil_1d: a 9-point stencil with constant memory, the read-only cache, and the
+// Chapter 09 — stencil_1d: a 9-point stencil with constant memory, the read-only cache, and the
 // race in the source's grid-stride loop, fixed.
 //
 // Run:    ./build/bin/stencil_1d                 (expected stdout: expected_outputs/stencil_1d.txt)

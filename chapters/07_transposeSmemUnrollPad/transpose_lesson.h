@@ -1,4 +1,4 @@
-// Chapter 05's shapes, kernel list and output format: shared by transposeSmemUnrollPad.cu and
+// Chapter 07's shapes, kernel list and output format: shared by transposeSmemUnrollPad.cu and
 // transpose_model.cpp.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Chapter 06's problem, coefficients and output format: shared by stencil_1d.cu and stencil_model.cpp.
+// Chapter 09's problem, coefficients and output format: shared by stencil_1d.cu and stencil_model.cpp.
 #pragma once
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// Chapter 07 — cluster histogram: distributed shared memory on Hopper, against CUB and global atomics.
+// Chapter 11 — cluster histogram: distributed shared memory on Hopper, against CUB and global atomics.
 //
 // Run:    ./build/bin/cluster_histogram             (expected stdout: expected_outputs/cluster_histogram.txt)
 //         ./build/bin/cluster_histogram --bins 32768 [--cluster 2]     one case of your own

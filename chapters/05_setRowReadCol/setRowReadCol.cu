@@ -1,4 +1,4 @@
-// Chapter 04 — setRowReadCol: shared-memory layouts and bank conflicts, square and rectangular.
+// Chapter 05 — setRowReadCol: shared-memory layouts and bank conflicts, square and rectangular.
 //
 // Run:    ./build/bin/setRowReadCol                  (expected stdout: expected_outputs/setRowReadCol.txt)
 //         ./build/bin/setRowReadCol --bench [--iters 256] [--reps 50] [--csv-dir DIR]

@@ -1,4 +1,4 @@
-// CPU model of chapter 05: runs every kernel's block and thread index arithmetic on the CPU (both
+// CPU model of chapter 07: runs every kernel's block and thread index arithmetic on the CPU (both
 // phases, with a simulated shared tile), compares with a plain transpose, and predicts the stdout,
 // including how many outputs source 004's boundary test leaves unwritten. cuBLAS is taken at its
 // specification (C = A^T).

@@ -1,4 +1,4 @@
-// CPU model of chapter 07: the histogram of the same hashed input, counted on the CPU, predicts
+// CPU model of chapter 11: the histogram of the same hashed input, counted on the CPU, predicts
 // every number cluster_histogram prints, and which methods apply. It assumes sm_90's shared memory
 // per block (232448 bytes opt-in, H100 and H200), which decides where smem_private is n/a.
 #include "histogram_lesson.h"

@@ -1,4 +1,4 @@
-// CPU model of chapter 06: the stencil in float with fused multiply-adds in the kernels' order, so
+// CPU model of chapter 09: the stencil in float with fused multiply-adds in the kernels' order, so
 // it predicts the GPU's outputs bit for bit, and with them every line of stencil_1d's stdout.
 #include "stencil_lesson.h"
 

@@ -1,4 +1,4 @@
-// Chapter 07's input generator, cases, CPU histogram and output format: shared by
+// Chapter 11's input generator, cases, CPU histogram and output format: shared by
 // cluster_histogram.cu and histogram_model.cpp.
 #pragma once
 
