@@ -96,6 +96,17 @@ function(workbook_chapter name)
   if(WB_BENCH_ARGS)  # a benchmark option without --bench is refused, not ignored
     _workbook_test(${name}.badarg.csv_dir_without_bench cpu
                    exit-code --rc 2 "--stderr=--csv-dir only applies with --bench" -- ${prog} --csv-dir out)
+    # Malformed command lines, refused before any GPU work (so these run without a GPU):
+    # a folder that cannot be created, an option's value that is another option, an empty value,
+    # an option given twice.
+    _workbook_test(${name}.badarg.csv_dir_unwritable cpu
+                   exit-code --rc 2 "--stderr=cannot create the folder" -- ${prog} --bench --csv-dir /proc/wb_forbidden/x)
+    _workbook_test(${name}.badarg.option_as_value cpu
+                   exit-code --rc 2 "--stderr=--csv-dir needs a value, not the option '--bench'" -- ${prog} --csv-dir --bench)
+    _workbook_test(${name}.badarg.empty_value cpu
+                   exit-code --rc 2 "--stderr=--csv-dir needs a value, not an empty one" -- ${prog} --bench --csv-dir=)
+    _workbook_test(${name}.badarg.repeated_option cpu
+                   exit-code --rc 2 "--stderr=--bench is given twice" -- ${prog} --bench --bench)
   endif()
   if(WB_TAKES_N)
     _workbook_test(${name}.badarg.n_abc cpu exit-code --rc 2 "--stderr=--n expects" -- ${prog} ${WB_N_ARGS} --n abc)
@@ -150,6 +161,9 @@ function(workbook_finalize)
            ${WORKBOOK_ROOT}/plots/plot_timings.py ${WORKBOOK_ROOT}/plots/data ${CMAKE_BINARY_DIR}/plot_test)
   set_tests_properties(plots.render PROPERTIES LABELS cpu TIMEOUT 300)
   _workbook_skippable(plots.render)  # skips only without matplotlib and without a way to install it
+
+  # Every chapter program (CI builds this target for every supported architecture).
+  add_custom_target(programs DEPENDS ${programs})
 
   # Re-record every golden file from a GPU run; refuses without a GPU.
   add_custom_target(update_expected

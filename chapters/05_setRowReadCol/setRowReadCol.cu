@@ -21,6 +21,7 @@
 //
 // Self-check (exit 1 on mismatch): every output element of every kernel against the CPU
 // (identity or transpose); every benchmark thread's accumulated sum against the CPU.
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -142,7 +143,7 @@ __global__ void bench(int* out, int iters) {
   __shared__ int static_tile[is_dynamic(kP) ? 1 : kWords];
   int* tile = is_dynamic(kP) ? dyn_tile : static_tile;
   const lesson::Access a = lesson::access(kRect, kP, threadIdx.x, threadIdx.y);
-  int acc = 0;
+  unsigned acc = 0;  // unsigned: the sum wraps modulo 2^32 (well defined) for any --iters
   for (int k = 0; k < iters; ++k) {
     tile[a.st] = k + threadIdx.x;
     __syncthreads();
@@ -150,7 +151,7 @@ __global__ void bench(int* out, int iters) {
     __syncthreads();  // nobody overwrites the tile before everybody has read it
   }
   constexpr int kThreads = lesson::block_x(kRect) * lesson::block_y(kRect);
-  out[blockIdx.x * kThreads + threadIdx.y * lesson::block_x(kRect) + threadIdx.x] = acc;
+  out[size_t(blockIdx.x) * kThreads + threadIdx.y * lesson::block_x(kRect) + threadIdx.x] = static_cast<int>(acc);
 }
 
 using BenchKernel = void (*)(int*, int);
@@ -192,8 +193,18 @@ static void run_bench(const cudaDeviceProp& prop, int iters, int reps, int block
                       const std::string& csv_dir) {
   wb::BandwidthTable table({"size"}, {"slowdown_vs_rowrow"});
   const int warmup = std::min(3, reps);
+  // The output holds one int per thread of the largest grid asked for (sized from the request).
+  size_t max_out = 0;
+  for (int i = 0; i < lesson::kNumKernels; ++i) {
+    const auto& k = lesson::kKernels[i];
+    const int threads = lesson::block_x(k.rect) * lesson::block_y(k.rect);
+    const size_t smem = is_dynamic(k.pattern) ? lesson::tile_words(k.rect, k.pattern) * sizeof(int) : 0;
+    const BenchKernel kernel = (k.rect ? kBench<true> : kBench<false>)[k.pattern];
+    const int blocks = blocks_override ? blocks_override : 4 * wb::full_grid(kernel, threads, prop, smem);
+    max_out = std::max(max_out, size_t(blocks) * threads);
+  }
+  wb::require_device_memory(max_out * sizeof(int) + (size_t(2) << 26) * sizeof(unsigned), "--bench");
   int* d_out = nullptr;
-  const size_t max_out = size_t(prop.multiProcessorCount) * 2048 * 8;
   CUDA_CHECK(cudaMalloc(&d_out, max_out * sizeof(int)));
   std::vector<int> host;
   for (int i = 0; i < lesson::kNumKernels; ++i) {
@@ -219,9 +230,9 @@ static void run_bench(const cudaDeviceProp& prop, int iters, int reps, int block
     for (int b = 0; b < blocks; ++b)
       for (int y = 0; y < by; ++y)
         for (int x = 0; x < bx; ++x) {
-          const long long wx = writer_x[lesson::access(k.rect, k.pattern, x, y).ld];
-          const long long want = (long long)iters * (iters - 1) / 2 + (long long)iters * wx;
-          ok &= host[size_t(b) * threads + y * bx + x] == static_cast<int>(want);
+          const uint64_t wx = writer_x[lesson::access(k.rect, k.pattern, x, y).ld];
+          const uint64_t want = uint64_t(iters) * (iters - 1) / 2 + uint64_t(iters) * wx;  // mod 2^32 below
+          ok &= static_cast<uint32_t>(host[size_t(b) * threads + y * bx + x]) == static_cast<uint32_t>(want);
         }
     if (!ok) {
       std::fprintf(stderr, "MISMATCH: bench %s\n", k.name);
@@ -259,17 +270,24 @@ int main(int argc, char** argv) {
                 "usage: setRowReadCol [--bench [--iters K] [--reps R] [--blocks B] [--csv-dir DIR]]\n"
                 "  (no options)  run the 14 one-block kernels, print and check their outputs\n"
                 "  --bench       also time each pattern on the whole GPU (K store+load rounds per thread)\n"
-                "  --iters K     rounds per thread (default 256)\n"
+                "  --iters K     rounds per thread (default 256; the checked sums wrap modulo 2^32)\n"
                 "  --reps R      timed runs per kernel, median reported (default 50)\n"
-                "  --blocks B    grid size (default: four waves of the GPU)\n"
+                "  --blocks B    grid size, at most 65536 (default: four waves of the GPU)\n"
                 "  --csv-dir DIR write DIR/<gpu>/setRowReadCol.csv");
   const bool bench = args.flag("--bench");
   const int iters = static_cast<int>(args.count("--iters", 256, 1, 1 << 20));
   const int reps = static_cast<int>(args.count("--reps", 50, 1, 100000));
   const int blocks = static_cast<int>(args.count("--blocks", 0, 1, 1 << 20));
-  const std::string csv_dir = args.text("--csv-dir", "");
-  args.finish();
   args.only_with("--bench", {"--iters", "--reps", "--blocks", "--csv-dir"});
+  const std::string csv_dir = args.out_dir("--csv-dir");
+  args.finish();
+  // The output is one int per thread (up to 1024 per block) and is checked on the host: bound it.
+  constexpr int kMaxBlocks = 65536;
+  if (blocks > kMaxBlocks)
+    wb::bad_input("--blocks " + std::to_string(blocks) + " needs " + std::to_string(blocks) +
+                  " blocks x 1024 threads x 4 bytes = " + std::to_string(size_t(blocks) * 1024 * 4) +
+                  " bytes of output (checked on the host); at most " + std::to_string(kMaxBlocks) +
+                  " blocks (" + std::to_string(size_t(kMaxBlocks) * 1024 * 4) + " bytes)");
 
   const cudaDeviceProp prop = wb::require_device();
   print_shared_memory_facts(prop);

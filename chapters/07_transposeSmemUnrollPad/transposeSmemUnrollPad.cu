@@ -2,7 +2,7 @@
 // kernel to the copy-bandwidth limit, with cuBLAS beside it.
 //
 // Run:    ./build/bin/transposeSmemUnrollPad          (expected stdout: expected_outputs/transposeSmemUnrollPad.txt)
-//         ./build/bin/transposeSmemUnrollPad --bench [--reps 50] [--max-side N] [--csv-dir DIR]
+//         ./build/bin/transposeSmemUnrollPad --bench [--reps 50] [--max-side N | --side N] [--csv-dir DIR]
 //             times every kernel at 2048^2 .. 16384^2 and one non-square shape (table to stderr;
 //             with --csv-dir, DIR/<gpu>/transpose.csv)
 //         ./build/bin/transposeSmemUnrollPad --profile    one launch of each kernel at 4096^2 (for ncu)
@@ -27,6 +27,7 @@
 // CPU transpose, bit for bit; the output is poisoned first, so an unwritten element fails.
 #include <cublas_v2.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -293,11 +294,19 @@ static void alloc_input(size_t n, float** d_in, float** d_out, std::vector<float
   CUDA_CHECK(cudaMemcpy(*d_in, h_in.data(), n * sizeof(float), cudaMemcpyHostToDevice));
 }
 
-static void run_bench(Runner& run, const cudaDeviceProp& prop, int reps, int max_side, const std::string& csv_dir) {
+// The benchmark's shapes: 2048^2 .. 16384^2 and one non-square shape that is not a multiple of
+// any tile, those with no side above max_side; or the one square shape `side` x `side`.
+static std::vector<lesson::Shape> bench_shapes(int max_side, int side) {
+  if (side) return {{side, side}};
   std::vector<lesson::Shape> shapes;
   for (int n : {2048, 4096, 8192, 16384})
     if (n <= max_side) shapes.push_back({n, n});
-  if (10000 <= max_side) shapes.push_back({10000, 20000});  // non-square, not a multiple of any tile
+  if (20000 <= max_side) shapes.push_back({10000, 20000});
+  return shapes;
+}
+
+static void run_bench(Runner& run, const cudaDeviceProp& prop, int reps, const std::vector<lesson::Shape>& shapes,
+                      const std::string& csv_dir) {
   wb::BandwidthTable table({"size"});
   table.set_reference("copyGmem");
   const int warmup = std::min(3, reps);
@@ -342,31 +351,43 @@ static void run_profile(Runner& run) {
 
 int main(int argc, char** argv) {
   wb::Args args(argc, argv,
-                "usage: transposeSmemUnrollPad [--bench [--reps R] [--max-side N] [--csv-dir DIR]] [--profile]\n"
+                "usage: transposeSmemUnrollPad [--bench [--reps R] [--max-side N | --side N] [--csv-dir DIR]] [--profile]\n"
                 "  (no options)  every kernel on every test shape, checked (the golden output)\n"
                 "  --bench       also time every kernel at 2048^2 .. 16384^2 and 10000 x 20000\n"
                 "  --reps R      timed runs per kernel and size, median reported (default 50)\n"
-                "  --max-side N  skip benchmark shapes with a side above N (default 20000)\n"
+                "  --max-side N  leave out benchmark shapes with a side above N (default 20000; at least 2048)\n"
+                "  --side N      instead, time the one shape N x N (1 .. 32768)\n"
                 "  --csv-dir DIR write DIR/<gpu>/transpose.csv\n"
                 "  --profile     instead, one checked launch of each kernel at 4096 x 4096 (for ncu)");
   const bool bench = args.flag("--bench");
   const bool profile = args.flag("--profile");
   const int reps = static_cast<int>(args.count("--reps", 50, 1, 100000));
   const int max_side = static_cast<int>(args.count("--max-side", 20000, 1, 1 << 20));
-  const std::string csv_dir = args.text("--csv-dir", "");
+  const int side = static_cast<int>(args.count("--side", 0, 1, 32768));
+  args.only_with("--bench", {"--reps", "--max-side", "--side", "--csv-dir"});
+  const std::string csv_dir = args.out_dir("--csv-dir");
   args.finish();
-  args.only_with("--bench", {"--reps", "--max-side", "--csv-dir"});
   if (bench && profile) wb::bad_input("--bench and --profile are separate runs: choose one");
+  if (side && args.given("--max-side")) wb::bad_input("--side and --max-side both choose the shapes: give one");
+  const std::vector<lesson::Shape> shapes = bench_shapes(max_side, side);
+  if (bench && shapes.empty())
+    wb::bad_input("--max-side " + std::to_string(max_side) +
+                  " leaves out every benchmark shape (the smallest is 2048 x 2048): the bench would run nothing");
+  // Device memory: the input and the output of the largest shape run, and room for cuBLAS.
+  size_t largest = 0;
+  for (auto s : shapes) largest = std::max(largest, size_t(s.rows) * s.cols);
+  const size_t profile_n = size_t(4096) * 4096;
 
   const cudaDeviceProp prop = wb::require_device();
-  if (bench) wb::require_device_memory(size_t(2) * 16384 * 16384 * sizeof(float) + (64u << 20), "--bench");
+  if (bench) wb::require_device_memory(2 * largest * sizeof(float) + (64u << 20), "--bench");
+  if (profile) wb::require_device_memory(2 * profile_n * sizeof(float) + (64u << 20), "--profile");
   Runner run;
   CUBLAS_CHECK(cublasCreate(&run.cublas));
   if (profile) {
     run_profile(run);
   } else {
     run_lesson(run);
-    if (bench) run_bench(run, prop, reps, max_side, csv_dir);
+    if (bench) run_bench(run, prop, reps, shapes, csv_dir);
   }
   CUBLAS_CHECK(cublasDestroy(run.cublas));
 

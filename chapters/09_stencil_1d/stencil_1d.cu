@@ -207,7 +207,10 @@ static void run_bench(const cudaDeviceProp& prop, int reps, int max_log2, const 
   wb::BandwidthTable table({"size"});
   const int warmup = std::min(3, reps);
   std::vector<float> h_out;
-  for (int lg = 20; lg <= max_log2; lg += 2) {
+  std::vector<int> sizes;  // 2^20, 2^22, .. up to 2^L, and 2^L itself when L is odd or below 20
+  for (int lg = 20; lg <= max_log2; lg += 2) sizes.push_back(lg);
+  if (sizes.empty() || sizes.back() != max_log2) sizes.push_back(max_log2);
+  for (int lg : sizes) {
     const int n = 1 << lg;
     const std::vector<float> h_in = lesson::make_input(n);
     Buffers b = alloc(n, h_in);
@@ -231,16 +234,16 @@ int main(int argc, char** argv) {
   wb::Args args(argc, argv,
                 "usage: stencil_1d [--bench [--reps R] [--max-log2 L] [--csv-dir DIR]]\n"
                 "  (no options)  run every variant on sin(x), check, print the accuracy (the golden output)\n"
-                "  --bench       also time every variant for N = 2^20, 2^22, .. 2^L floats\n"
+                "  --bench       also time every variant for N = 2^20, 2^22, .. and 2^L floats\n"
                 "  --reps R      timed runs per kernel and size, median reported (default 50)\n"
-                "  --max-log2 L  the largest N is 2^L, 20 <= L <= 30 (default 28)\n"
+                "  --max-log2 L  the largest N is 2^L, 10 <= L <= 30 (default 28; below 20, only 2^L)\n"
                 "  --csv-dir DIR write DIR/<gpu>/stencil_1d.csv");
   const bool bench = args.flag("--bench");
   const int reps = static_cast<int>(args.count("--reps", 50, 1, 100000));
-  const int max_log2 = static_cast<int>(args.count("--max-log2", 28, 20, 30));
-  const std::string csv_dir = args.text("--csv-dir", "");
-  args.finish();
+  const int max_log2 = static_cast<int>(args.count("--max-log2", 28, 10, 30));
   args.only_with("--bench", {"--reps", "--max-log2", "--csv-dir"});
+  const std::string csv_dir = args.out_dir("--csv-dir");
+  args.finish();
 
   const cudaDeviceProp prop = wb::require_device();
   if (bench) wb::require_device_memory((size_t(2) << max_log2) * sizeof(float) + (64u << 20), "--bench");
