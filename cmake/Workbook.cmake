@@ -20,6 +20,8 @@
 #   <name>.golden [gpu]            run, require exit 0, stdout == expected_outputs/<name>.txt (diff if not)
 #   <name>.determinism [gpu]       two runs give byte-identical stdout
 #   <name>.model [cpu]             the CPU model's stdout == the same golden file
+#   <name>.sass [sass, cpu]        (with SASS) the sm_90 SASS obeys the rules file, and the README's
+#                                  generated SASS block is current (cmake/Sass.cmake)
 #   <name>.<tool> [sanitize]       compute-sanitizer memcheck, racecheck, synccheck, initcheck
 #   <name>.badarg.* [cpu]          bad command lines exit 2 with a message (no GPU needed): an unknown
 #                                  flag; a benchmark option without --bench; malformed --n values
@@ -34,6 +36,7 @@ set(WORKBOOK_EXPECTED_DIR ${WORKBOOK_ROOT}/expected_outputs)
 set(CMAKE_RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
 option(WORKBOOK_STRICT "A test that would skip fails instead (for GPU machines)" OFF)
 string(REPLACE ";" " " WORKBOOK_ARCHS_TEXT "${CMAKE_CUDA_ARCHITECTURES}")
+include(${CMAKE_CURRENT_LIST_DIR}/Sass.cmake)  # workbook_sass_test(): the `sass` tests (SASS option)
 
 find_program(WORKBOOK_COMPUTE_SANITIZER compute-sanitizer
              HINTS ${CUDAToolkit_BIN_DIR} ${CUDAToolkit_BIN_DIR}/../compute-sanitizer)

@@ -49,7 +49,7 @@ fi
 cmake --build build --target stencil_1d_race_demo_check > "$RES/race_demo.log" 2>&1
 slug=$(build/bin/workbook_probe | awk '{print $NF}')
 python3 scripts/bank_conflicts.py --program build/bin/transposeSmemUnrollPad --program-arg=--profile \
-  --kernels '^transposeSmem(Pad)?$' --name transpose_smem_wavefronts --probe build/bin/workbook_probe \
+  --kernels '^transposeSmem(Unroll)?(Pad)?$' --name transpose_smem_wavefronts --probe build/bin/workbook_probe \
   --csv-dir build/results > "$RES/transpose_ncu.log" 2>&1
 [ -d build/plots ] && cp -r build/plots "$RES/"
 
