@@ -51,6 +51,8 @@ slug=$(build/bin/workbook_probe | awk '{print $NF}')
 python3 scripts/bank_conflicts.py --program build/bin/transposeSmemUnrollPad --program-arg=--profile \
   --kernels '^transposeSmem(Unroll)?(Pad)?$' --name transpose_smem_wavefronts --probe build/bin/workbook_probe \
   --csv-dir build/results > "$RES/transpose_ncu.log" 2>&1
+python3 chapters/06_reduceInteger/gmem_transactions.py --program build/bin/reduceInteger --probe build/bin/workbook_probe \
+  --csv-dir build/results > "$RES/reduceInteger_ncu.log" 2>&1
 python3 chapters/08_matMul/matmul_traffic.py --program build/bin/matMul --probe build/bin/workbook_probe \
   --csv-dir build/results > "$RES/matmul_ncu.log" 2>&1
 [ -d build/plots ] && cp -r build/plots "$RES/"

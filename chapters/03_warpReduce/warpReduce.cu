@@ -1,5 +1,5 @@
-// Chapter 03 — warpReduce: reductions with __shfl_xor_sync, from one warp to a whole array,
-// and the measured answer to "shuffles beat shared memory".
+// Chapter 03 — warpReduce: reductions with __shfl_xor_sync, from one warp to a whole array.
+// (The book's block-level reductions, reduceSmem, reduceShfl and the rest, are chapter 06.)
 //
 // Run:    ./build/bin/warpReduce                       (expected stdout: expected_outputs/warpReduce.txt)
 //         ./build/bin/warpReduce --bench [--n 2^28] [--reps 50] [--csv-dir DIR]
@@ -13,11 +13,10 @@
 //   3. test__shfl_xor     — 001's kernel (its name) around the templated subgroup_min<32>
 //   4. reduce_sum_kernel  — source 002's warp_reduce_sum + one atomicAdd per warp
 // Kernels (benchmark, --bench): a full sum of n unsigned ints into one value
-//   5. reduceSmem  + reduceFinal — book (003/004 §5.3): one element per thread, shared-memory tree
-//   6. reduceShfl  + reduceFinal — book (003 §5.6.3 reduceIntegerShfl): the same with warp shuffles
-//   7. reduceVec4                — ours: 16-byte loads, 4 in flight, persistent grid, one launch
-//   8. cub::DeviceReduce::Sum    — the library peer
-//   9. copy                      — common/copy.cuh: 16-byte grid-stride copy, the bandwidth reference
+//   5. reduceVec4                — ours: 16-byte loads, 4 in flight, persistent grid, one launch;
+//                                  warp sums by butterfly (common/block_reduce.cuh)
+//   6. cub::DeviceReduce::Sum    — the library peer
+//   7. copy                      — common/copy.cuh: 16-byte grid-stride copy, the bandwidth reference
 //
 // Self-checks (exit 1 on any mismatch): lesson values against the CPU (plain loops and the
 // warp model); every benchmark kernel's sum against an exact CPU sum, and the copy byte for byte.
@@ -33,6 +32,7 @@
 #include <vector>
 
 #include "args.h"
+#include "block_reduce.cuh"
 #include "check.h"
 #include "copy.cuh"
 #include "csv.h"
@@ -118,75 +118,15 @@ __global__ void reduce_sum_kernel(T* dst, const T* src, int n) {
 // Benchmark kernels: the sum of n unsigned ints
 // ---------------------------------------------------------------------------------------------
 
-constexpr int kBookBlock = 128;  // the book's launch: <<<n / 128, 128>>>
-
 __global__ void fill_hash(unsigned* a, size_t n, unsigned seed) {
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
     a[i] = wb::hash32(i, seed);
 }
 
-// Sum over the block; the result is valid in thread 0. Warps reduce in registers; shared memory
-// carries one partial per warp (003's reduceIntegerShfl pattern).
-template <int kThreads>
-__device__ unsigned block_reduce_sum(unsigned v) {
-  static_assert(kThreads % 32 == 0 && kThreads <= 1024, "whole warps");
-  __shared__ unsigned warp_sums[kThreads / 32];
-  const int lane = threadIdx.x & 31, warp = threadIdx.x / 32;
-  v = warp_reduce_sum(v);
-  if (lane == 0) warp_sums[warp] = v;
-  __syncthreads();
-  v = threadIdx.x < kThreads / 32 ? warp_sums[threadIdx.x] : 0u;
-  if (warp == 0) v = warp_reduce_sum(v);
-  return v;
-}
-
-// 5. The book's shared-memory tree (reduceSmem), one element per thread. Two fixes:
-//  * the book returns early for idx >= n before __syncthreads(); a barrier that not every thread
-//    of the block reaches is undefined, so out-of-range threads contribute 0 instead;
-//  * the book unrolls the last warp through a `volatile` pointer with no synchronisation, which
-//    relied on lockstep warps; since Volta lanes may diverge, so each step is fenced with
-//    __syncwarp() (racecheck flags the book's version).
-__global__ void reduceSmem(const unsigned* g_idata, unsigned* g_odata, size_t n) {
-  __shared__ unsigned smem[kBookBlock];
-  const unsigned tid = threadIdx.x;
-  const size_t idx = blockIdx.x * size_t(kBookBlock) + tid;
-  smem[tid] = idx < n ? g_idata[idx] : 0u;
-  __syncthreads();
-  if (tid < 64) smem[tid] += smem[tid + 64];
-  __syncthreads();
-  if (tid < 32) {
-    unsigned v = smem[tid];
-#pragma unroll
-    for (int offset = 32; offset > 0; offset /= 2) {
-      v += smem[tid + offset];
-      __syncwarp();
-      smem[tid] = v;
-      __syncwarp();
-    }
-    if (tid == 0) g_odata[blockIdx.x] = v;
-  }
-}
-
-// 6. The same layout with warp shuffles (003's reduceShfl / reduceIntegerShfl).
-__global__ void reduceShfl(const unsigned* g_idata, unsigned* g_odata, size_t n) {
-  const size_t idx = blockIdx.x * size_t(kBookBlock) + threadIdx.x;
-  unsigned mySum = block_reduce_sum<kBookBlock>(idx < n ? g_idata[idx] : 0u);
-  if (threadIdx.x == 0) g_odata[blockIdx.x] = mySum;
-}
-
-// The book's kernels leave one partial per block; the book copies them to the host. To time a
-// whole sum on the device, one block adds them up.
-constexpr int kFinalThreads = 1024;
-__global__ void reduceFinal(const unsigned* partials, size_t count, unsigned* out) {
-  unsigned s = 0;
-  for (size_t i = threadIdx.x; i < count; i += kFinalThreads) s += partials[i];
-  s = block_reduce_sum<kFinalThreads>(s);
-  if (threadIdx.x == 0) *out = s;
-}
-
-// 7. Ours. The sum is bound by reading n*4 bytes, so the kernel's job is to keep enough bytes in
+// 5. Ours. The sum is bound by reading n*4 bytes, so the kernel's job is to keep enough bytes in
 // flight: each thread issues four independent 16-byte loads per iteration over a grid sized to
-// fill the GPU once (no tail of half-empty waves). Block partials are combined in the same
+// fill the GPU once (no tail of half-empty waves). Block sums are warp butterflies, one shared
+// slot per warp, then warp 0 (common/block_reduce.cuh). Block partials are combined in the same
 // launch: the last block to finish (counted with a device-scope acq_rel atomic, which orders the
 // partials written before it) adds them up, then resets the counter for the next launch.
 constexpr int kVecThreads = 256;
@@ -208,7 +148,7 @@ reduceVec4(const unsigned* __restrict__ in, size_t n, unsigned* partials, unsign
   }
   const size_t tail = n4 * 4 + blockIdx.x * size_t(kVecThreads) + threadIdx.x;  // the last n % 4
   if (tail < n) sum += in[tail];
-  sum = block_reduce_sum<kVecThreads>(sum);
+  sum = wb::block_sum<kVecThreads>(sum);
 
   __shared__ bool is_last;
   if (threadIdx.x == 0) {
@@ -220,7 +160,7 @@ reduceVec4(const unsigned* __restrict__ in, size_t n, unsigned* partials, unsign
   if (!is_last) return;  // uniform across the block: no barrier below is skipped by some threads
   unsigned s = 0;
   for (unsigned b = threadIdx.x; b < gridDim.x; b += kVecThreads) s += __ldcg(&partials[b]);
-  s = block_reduce_sum<kVecThreads>(s);
+  s = wb::block_sum<kVecThreads>(s);
   if (threadIdx.x == 0) {
     *out = s;
     *counter = 0;
@@ -304,45 +244,45 @@ static void run_lesson() {
   for (void* p : {(void*)d_a, (void*)d_b, (void*)d_src, (void*)d_dst}) CUDA_CHECK(cudaFree(p));
 }
 
+// CUB's scratch for a sum of n unsigned ints (asked before any allocation, for the memory check).
+static size_t cub_scratch_bytes(size_t n) {
+  size_t bytes = 0;
+  CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, bytes, static_cast<const unsigned*>(nullptr),
+                                    static_cast<unsigned*>(nullptr), n));
+  return bytes;
+}
+
+// Everything run_bench allocates on the device: input, copy target, partials, counter, result, CUB.
+static size_t bench_device_bytes(size_t n, int vec_blocks) {
+  return 2 * n * sizeof(unsigned) + (vec_blocks + 2) * sizeof(unsigned) + cub_scratch_bytes(n);
+}
+
 static void run_bench(size_t n, int reps, const std::string& csv_dir, const cudaDeviceProp& prop) {
   const unsigned seed = 2024;
   unsigned *d_in = nullptr, *d_copy = nullptr, *d_partials = nullptr, *d_counter = nullptr, *d_out = nullptr;
-  const size_t book_blocks = (n + kBookBlock - 1) / kBookBlock;
   const int vec_blocks = wb::full_grid(reduceVec4, kVecThreads, prop);
   CUDA_CHECK(cudaMalloc(&d_in, n * sizeof(unsigned)));
   CUDA_CHECK(cudaMalloc(&d_copy, n * sizeof(unsigned)));
-  CUDA_CHECK(cudaMalloc(&d_partials, std::max<size_t>(book_blocks, vec_blocks) * sizeof(unsigned)));
+  CUDA_CHECK(cudaMalloc(&d_partials, vec_blocks * sizeof(unsigned)));
   CUDA_CHECK(cudaMalloc(&d_counter, sizeof(unsigned)));
   CUDA_CHECK(cudaMalloc(&d_out, sizeof(unsigned)));
   CUDA_CHECK(cudaMemset(d_counter, 0, sizeof(unsigned)));  // reduceVec4 leaves it at 0 again
   fill_hash<<<4 * prop.multiProcessorCount, 256>>>(d_in, n, seed);
   CUDA_CHECK_LAUNCH();
 
+  // The CPU's sum comes from the generator: no host copy of the input.
   unsigned expected = 0;  // modulo 2^32, like the kernels
   for (size_t i = 0; i < n; ++i) expected += wb::hash32(i, seed);
 
-  size_t cub_bytes = 0;
-  CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, cub_bytes, d_in, d_out, n));
+  size_t cub_bytes = cub_scratch_bytes(n);
   void* d_cub = nullptr;
-  CUDA_CHECK(cudaMalloc(&d_cub, cub_bytes));
+  CUDA_CHECK(cudaMalloc(&d_cub, std::max<size_t>(cub_bytes, 1)));
 
   struct Variant {
     const char* name;
     std::function<void()> launch;
   };
   const Variant variants[] = {
-      {"reduceSmem", [&] {
-         reduceSmem<<<book_blocks, kBookBlock>>>(d_in, d_partials, n);
-         CUDA_CHECK_LAUNCH();
-         reduceFinal<<<1, kFinalThreads>>>(d_partials, book_blocks, d_out);
-         CUDA_CHECK_LAUNCH();
-       }},
-      {"reduceShfl", [&] {
-         reduceShfl<<<book_blocks, kBookBlock>>>(d_in, d_partials, n);
-         CUDA_CHECK_LAUNCH();
-         reduceFinal<<<1, kFinalThreads>>>(d_partials, book_blocks, d_out);
-         CUDA_CHECK_LAUNCH();
-       }},
       {"reduceVec4", [&] {
          reduceVec4<<<vec_blocks, kVecThreads>>>(d_in, n, d_partials, d_counter, d_out);
          CUDA_CHECK_LAUNCH();
@@ -386,14 +326,13 @@ int main(int argc, char** argv) {
   const bool bench = args.flag("--bench");
   const size_t n = args.count("--n", size_t(1) << 28, 1, uint64_t(1) << 40);
   const int reps = static_cast<int>(args.count("--reps", 50, 1, 100000));
-  const std::string csv_dir = args.text("--csv-dir", "");
-  args.finish();
   args.only_with("--bench", {"--n", "--reps", "--csv-dir"});
+  const std::string csv_dir = args.out_dir("--csv-dir");  // "--csv-dir --bench" is refused here
+  args.finish();
 
   const cudaDeviceProp prop = wb::require_device();
   if (bench) {
-    const size_t partials = (n + kBookBlock - 1) / kBookBlock;
-    wb::require_device_memory(2 * n * sizeof(unsigned) + partials * sizeof(unsigned) + (64u << 20),
+    wb::require_device_memory(bench_device_bytes(n, wb::full_grid(reduceVec4, kVecThreads, prop)) + (64u << 20),
                               "--bench with --n " + std::to_string(n));
   }
 
