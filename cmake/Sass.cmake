@@ -3,7 +3,7 @@
 # workbook_sass_test(<name> <rules file>)   (workbook_chapter calls it for its SASS option)
 #   adds the test <name>.sass [labels sass, cpu]: scripts/sass_check.py reads the sm_90 machine code
 #   of the chapter's program with cuobjdump, checks every rule of <rules file> (e.g.
-#   chapters/03_warpReduce/warpReduce.sass) kernel by kernel, and checks that the chapter README's
+#   chapters/04_warpReduce/warpReduce.sass) kernel by kernel, and checks that the chapter README's
 #   generated block ("What the compiler made of it", between <!-- sass:begin and <!-- sass:end -->)
 #   is what the script generates now. It needs no GPU and never skips.
 #   Also adds the target <name>_sass_readme, which rewrites that README block; the target

@@ -1,4 +1,4 @@
-// common/block_reduce.cuh — the block-wide sum that the reduction kernels of ours use (chapter 03's
+// common/block_reduce.cuh — the block-wide sum that the reduction kernels of ours use (chapter 04's
 // reduceVec4, chapter 06's reduceUnrollShflVec and reduceFinal). It is the pattern of the book's
 // reduceShfl (source 003, section 5.6.3): each warp sums its 32 values with a butterfly of
 // __shfl_xor_sync, lane 0 of each warp leaves the warp's sum in shared memory, and warp 0 sums those.

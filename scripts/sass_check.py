@@ -26,7 +26,7 @@ The rules file, one rule per line ('#' starts a comment):
   <why>     the README shows each rule that has one, with the SASS lines it matched (a few); a rule
             without one is checked all the same.
 
-Example (chapters/03_warpReduce/warpReduce.sass):
+Example (chapters/04_warpReduce/warpReduce.sass):
 
     warpReduce | has 5 SHFL.BFLY | The loop over 16, 8, 4, 2, 1 is unrolled into five butterflies.
     warpReduce | no spill        |

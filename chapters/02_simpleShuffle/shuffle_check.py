@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""shuffle_check.py — chapter 04's own tests (CTest calls it; see CMakeLists.txt beside it).
+"""shuffle_check.py — chapter 02's own tests (CTest calls it; see CMakeLists.txt beside it).
 
   compare --model MODEL -- PROGRAM...
       Run `PROGRAM... --explore-all` (the GPU: every op x width x arg) and `MODEL --explore-all`

@@ -1,4 +1,4 @@
-// Chapter 04 — simpleShuffle: every shuffle pattern of 003 §5.6.2, and a shuffle explorer that
+// Chapter 02 — simpleShuffle: every shuffle pattern of 003 §5.6.2, and a shuffle explorer that
 // shows, lane by lane, what the hardware does for any op, srcLane/delta/laneMask, width and mask.
 //
 // Run:    ./build/bin/simpleShuffle                 (expected stdout: expected_outputs/simpleShuffle.txt)

@@ -1,4 +1,4 @@
-// What chapter 04 runs, how it reads its command line and how it prints: shared by simpleShuffle.cu
+// What chapter 02 runs, how it reads its command line and how it prints: shared by simpleShuffle.cu
 // and simpleShuffle_model.cpp, so that the two can differ only in the values they compute.
 //
 // The CPU references here are the patterns as 003 §5.6.2 describes them, written as plain loops

@@ -1,4 +1,4 @@
-// CPU model of chapter 04: predicts simpleShuffle's stdout, for every option the program takes,
+// CPU model of chapter 02: predicts simpleShuffle's stdout, for every option the program takes,
 // without a GPU. Sections 1 and 2 print the CPU references (plain loops over the input); the
 // explorer tables come from the rules of common/warp_model.h. Refuses bad input exactly as the
 // program does (the same parser, the same message, exit 2).

@@ -1,4 +1,4 @@
-// Chapter 02 — scan4: an inclusive prefix sum inside groups of 8 lanes with __shfl_up_sync.
+// Chapter 03 — scan4: an inclusive prefix sum inside groups of 8 lanes with __shfl_up_sync.
 //
 // Run:    ./build/bin/scan4            (expected stdout: expected_outputs/scan4.txt)
 //

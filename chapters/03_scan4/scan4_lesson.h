@@ -1,4 +1,4 @@
-// Chapter 02's output format, shared by scan4.cu and scan4_model.cpp: exactly the Programming
+// Chapter 03's output format, shared by scan4.cu and scan4_model.cpp: exactly the Programming
 // Guide's lines, printed by the host in lane order (device printf order is not guaranteed).
 #pragma once
 

@@ -1,4 +1,4 @@
-// CPU model of chapter 02: runs the guide's scan4 loop on common/warp_model.h.
+// CPU model of chapter 03: runs the guide's scan4 loop on common/warp_model.h.
 #include "scan4_lesson.h"
 #include "warp_model.h"
 

@@ -1,4 +1,4 @@
-// Chapter 03 — warpReduce: reductions with __shfl_xor_sync, from one warp to a whole array.
+// Chapter 04 — warpReduce: reductions with __shfl_xor_sync, from one warp to a whole array.
 // (The book's block-level reductions, reduceSmem, reduceShfl and the rest, are chapter 06.)
 //
 // Run:    ./build/bin/warpReduce                       (expected stdout: expected_outputs/warpReduce.txt)

@@ -1,4 +1,4 @@
-// Chapter 03's inputs, the source's published results, and the output format: shared by
+// Chapter 04's inputs, the source's published results, and the output format: shared by
 // warpReduce.cu and warpReduce_model.cpp, so the two differ only in how they compute.
 #pragma once
 

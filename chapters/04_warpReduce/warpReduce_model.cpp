@@ -1,4 +1,4 @@
-// CPU model of chapter 03: the same three lessons on common/warp_model.h, no GPU.
+// CPU model of chapter 04: the same three lessons on common/warp_model.h, no GPU.
 #include <algorithm>
 
 #include "warpReduce_lesson.h"
