@@ -4,11 +4,16 @@
 Reads DATA_DIR/<gpu>/*.csv (and meta.json: GPU name, CUDA version, date of the run) and writes one
 PNG per timed chapter into OUT_DIR:
   warpReduce.png          GB/s per kernel; copy and CUB marked
+  reduceInteger.png       GB/s per kernel: the whole sum, and the source's kernel alone (its first
+                          pass, what the book times); ours, CUB and copy marked
   setRowReadCol.png       slowdown against row/row per access pattern, beside the n-way conflict
                           measured by Nsight Compute (bank_conflicts.csv)
   transpose.png           GB/s against matrix side for every kernel; copy and cuBLAS as references
   stencil_1d.png          GB/s against N for every variant; copy as reference
-  cluster_histogram.png   GB/s against bin count, one line per method and cluster size (log x)
+  cluster_histogram.png   GB/s against bin count per GPU and input: global atomics, CUB, the source's
+                          cluster kernel and ours, each at its best; read_reference (log x)
+  cluster_histogram_clusters.png   every cluster size of the two cluster kernels
+  matMul.png              FP32 TFLOP/s against n (n x n x n) for every kernel; cuBLAS as reference
 Chapters whose CSV is absent are skipped (and listed). With data from several GPUs and --gpu all,
 each figure shows them side by side.
 
@@ -32,10 +37,12 @@ DPI = 100
 BANDWIDTH = ["kernel", "size", "bytes", "time_ms", "gbps", "pct_of_copy"]
 REQUIRED = {
     "warpReduce": BANDWIDTH,
+    "reduceInteger": BANDWIDTH + ["first_pass_ms", "pct_of_cub"],
     "setRowReadCol": BANDWIDTH + ["slowdown_vs_rowrow"],
     "transpose": BANDWIDTH,
     "stencil_1d": BANDWIDTH,
     "cluster_histogram": ["kernel", "size", "bins", "cluster", "bytes", "time_ms", "gbps", "pct_of_copy"],
+    "matMul": ["kernel", "n", "time_ms", "tflops", "pct_of_cublas"],
 }
 BANK = ["kernel", "ld_wavefronts", "st_wavefronts", "ld_instructions", "st_instructions", "ld_conflicts",
         "st_conflicts"]
@@ -95,6 +102,28 @@ def plot_warpReduce(ax, rows, _dir):
     ax.tick_params(axis="x", rotation=30, labelsize=8)
 
 
+def plot_reduceInteger(ax, rows, _dir):
+    """Two bars per kernel: the whole sum (time_ms) and, where there is one, the first pass alone."""
+    width = 0.4
+    for i, r in enumerate(rows):
+        k = r["kernel"]
+        color = ("tab:gray" if k == "copy" else "tab:green" if k.startswith("cub") else
+                 "tab:orange" if k == "reduceUnrollShflVec" else "tab:blue")
+        ax.bar(i - width / 2, r["gbps"], width, color=color)
+        ax.text(i - width / 2, r["gbps"], f"{r['gbps']:.0f}", ha="center", va="bottom", fontsize=7)
+        first = r.get("first_pass_ms") or ""
+        if first:
+            g = r["bytes"] / (float(first) * 1e-3) / 1e9
+            ax.bar(i + width / 2, g, width, color=color, alpha=0.45)
+            ax.text(i + width / 2, g, f"{g:.0f}", ha="center", va="bottom", fontsize=7)
+    ax.set_xticks(range(len(rows)))
+    ax.set_xticklabels([r["kernel"] for r in rows], rotation=30, ha="right", fontsize=8)
+    ax.set_ylabel("GB/s of input read (n x 4 bytes, GB = 1e9); copy: read + write")
+    ax.set_title(f"sum of {int(rows[0]['size']):,} ints. Solid: the whole sum; pale: the first pass alone "
+                 "(what the book times). Blue: the source's kernels, orange: ours, green: CUB, gray: copy",
+                 fontsize=8, wrap=True)
+
+
 def plot_setRowReadCol(ax, rows, gpu_dir):
     kernels = [r for r in rows if r["kernel"] != "copy"]
     names = [r["kernel"] for r in kernels]
@@ -147,34 +176,138 @@ def plot_stencil_1d(ax, rows, _dir):
     plot_lines(ax, rows, {"copy": "black"}, "N (floats)", logx_values=True)
 
 
-def plot_cluster_histogram(ax, rows, _dir):
-    refs = {r["kernel"]: r["gbps"] for r in rows if r["kernel"] in ("copy", "read_reference")}
-    series = {}
+def _cluster_rows(data_dir, gpu):
+    """The chapter 11 table of one GPU; a table from before the `dist` column measured the source's input."""
+    rows = read_csv(os.path.join(data_dir, gpu, "cluster_histogram.csv"), REQUIRED["cluster_histogram"], NUMERIC)
     for r in rows:
-        if r["kernel"] in refs:
-            continue
-        label = r["kernel"] + (f" (cluster {r['cluster']})" if r["cluster"] and r["kernel"] != "smem_private" else "")
-        series.setdefault(label, []).append((float(r["bins"]), r["gbps"]))
-    for label, pts in series.items():
-        style = "-o" if label.startswith("histVec4") else "--s" if label.startswith("clusterHist") else ":^"
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], style, label=label, markersize=4)
-    for name, g in refs.items():
-        ax.axhline(g, color="black" if name == "copy" else "gray", linestyle="--", linewidth=1)
-        ax.text(ax.get_xlim()[0] if ax.get_xlim()[0] > 0 else 256, g, f" {name} {g:.0f}", fontsize=7, va="bottom")
+        r.setdefault("dist", "" if r["kernel"] in ("copy", "read_reference") else "source")
+        r["dist"] = r["dist"] or ""
+    return rows
+
+
+def _best_per_bins(rows, pred):
+    """For each bin count, the fastest row that pred accepts: (bins, GB/s, row), in bin order."""
+    best = {}
+    for r in rows:
+        if r["bins"] and pred(r) and (r["bins"] not in best or r["gbps"] > best[r["bins"]]["gbps"]):
+            best[r["bins"]] = r
+    return [(float(b), best[b]["gbps"], best[b]) for b in sorted(best, key=float)]
+
+
+CLUSTER_FAMILIES = [  # (label, which rows, colour, style)
+    ("global_atomics", lambda r: r["kernel"] == "global_atomics", "tab:red", ":^"),
+    ("cub_HistogramEven", lambda r: r["kernel"] == "cub_HistogramEven", "tab:green", "--s"),
+    ("clusterHist_kernel (source), best cluster size", lambda r: r["kernel"] == "clusterHist_kernel", "tab:purple", "--D"),
+    ("ours, best of histVec4 / histPacked", lambda r: r["kernel"].startswith("hist"), "tab:blue", "-o"),
+]
+
+
+def _reference_line(ax, rows, values):
+    """read_reference as a labelled line; log y from below the slowest value to above the line."""
+    ref = [r["gbps"] for r in rows if r["kernel"] == "read_reference"]
+    for g in ref:
+        ax.axhline(g, color="black", linestyle="--", linewidth=1)
+        ax.text(256, g * 1.08, f"read_reference {g:.0f}", fontsize=7, va="bottom")
+    ax.set_yscale("log")
+    values = list(values) + ref
+    if values:
+        ax.set_ylim(min(values) / 1.5, max(values) * 1.8)
+
+
+def draw_cluster_histogram(data_dir, gpus, out_dir, title):
+    """cluster_histogram.png: per GPU (rows) and input (columns), GB/s against bins for the four
+    families and read_reference. cluster_histogram_clusters.png: every cluster size of the source's
+    kernel and of histVec4, per GPU, on the uniform input (the source's, for an old table)."""
+    written = []
+    tables = {g: _cluster_rows(data_dir, g) for g in gpus}
+    metas = [meta_of(os.path.join(data_dir, g), g) for g in gpus]
+
+    fig, axes = plt.subplots(len(gpus), 2, figsize=FIGSIZE, dpi=DPI, squeeze=False, sharex=True)
+    for gi, g in enumerate(gpus):
+        rows = tables[g]
+        for di, dist in enumerate(("uniform", "source")):
+            ax = axes[gi][di]
+            drows = [r for r in rows if r["dist"] == dist]
+            values = []
+            for label, pred, color, style in CLUSTER_FAMILIES:
+                pts = _best_per_bins(drows, pred)
+                if pts:
+                    ax.plot([p[0] for p in pts], [p[1] for p in pts], style, color=color, label=label, markersize=4)
+                    values += [p[1] for p in pts]
+            if not drows:
+                ax.text(0.5, 0.5, "not measured in this table", transform=ax.transAxes, ha="center", fontsize=9)
+            ax.set_xscale("log", base=2)
+            _reference_line(ax, rows, values)
+            ax.set_title(f"{metas[gi]['gpu']}: {dist} input", fontsize=9)
+            ax.set_ylabel("GB/s of input read", fontsize=8)
+            ax.grid(alpha=0.3, which="both")
+            if gi == len(gpus) - 1:
+                ax.set_xlabel("bins")
+    stamp(fig, metas, title)
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=8)
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
+    written.append(os.path.join(out_dir, "cluster_histogram.png"))
+    fig.savefig(written[-1], dpi=DPI)
+    plt.close(fig)
+
+    fig, axes = panels(len(gpus))
+    sizes = ["1", "2", "4", "8", "16"]
+    colors = dict(zip(sizes, ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple"]))
+    for ax, g, meta in zip(axes, gpus, metas):
+        rows = tables[g]
+        dist = "uniform" if any(r["dist"] == "uniform" for r in rows) else "source"
+        values = []
+        for kernel, style in (("histVec4", "-o"), ("clusterHist_kernel", "--s")):
+            for c in sizes:
+                pts = [(float(r["bins"]), r["gbps"]) for r in rows
+                       if r["kernel"] == kernel and r["cluster"] == c and r["dist"] == dist]
+                if pts:
+                    ax.plot([p[0] for p in pts], [p[1] for p in pts], style, color=colors[c], markersize=3,
+                            label=f"{kernel}, cluster {c}")
+                    values += [p[1] for p in pts]
+        ax.set_xscale("log", base=2)
+        _reference_line(ax, rows, values)
+        ax.set_title(f"{meta['gpu']}: {dist} input. Solid: histVec4; dashed: clusterHist_kernel", fontsize=8)
+        ax.set_xlabel("bins")
+        ax.set_ylabel("GB/s of input read", fontsize=8)
+        ax.grid(alpha=0.3, which="both")
+    stamp(fig, metas, "Chapter 11 cluster histogram: every cluster size (distributed shared memory)")
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=5, fontsize=7)
+    fig.tight_layout(rect=(0, 0.12, 1, 1))
+    written.append(os.path.join(out_dir, "cluster_histogram_clusters.png"))
+    fig.savefig(written[-1], dpi=DPI)
+    plt.close(fig)
+    return written
+
+
+def plot_matMul(ax, rows, _dir):
+    for k in dict.fromkeys(r["kernel"] for r in rows):
+        pts = [(r["n"], r["tflops"]) for r in rows if r["kernel"] == k]
+        style = {"linestyle": "--", "linewidth": 2.2, "color": "black"} if k.startswith("cublas") else {"marker": "o"}
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], label=k, **style)
     ax.set_xscale("log", base=2)
-    ax.set_xlabel("bins")
-    ax.set_ylabel("GB/s of input read (n x 4 bytes)")
+    ax.set_xticks(sorted({r["n"] for r in rows}))
+    ax.set_xticklabels([f"{int(n)}" for n in sorted({r["n"] for r in rows})], fontsize=8)
+    ax.set_xlabel("n (C = A B, all n x n, FP32)")
+    ax.set_ylabel("TFLOP/s (2 n^3 / time)")
+    ax.legend(fontsize=7)
     ax.grid(alpha=0.3)
 
 
 PLOTS = {
-    "warpReduce": ("Chapter 03 warpReduce: full-array sum, 2^28 ints", plot_warpReduce),
+    "warpReduce": ("Chapter 04 warpReduce: full-array sum, 2^28 ints", plot_warpReduce),
+    "reduceInteger": ("Chapter 06 reduceInteger: the book's reductions against CUB, 2^28 ints", plot_reduceInteger),
     "setRowReadCol": ("Chapter 05 setRowReadCol: the cost of bank conflicts", plot_setRowReadCol),
     "transpose": ("Chapter 07 transpose: GB/s against matrix size", plot_transpose),
     "stencil_1d": ("Chapter 09 stencil_1d: GB/s against N", plot_stencil_1d),
-    "cluster_histogram": ("Chapter 11 cluster histogram: GB/s against bins", plot_cluster_histogram),
+    "cluster_histogram": ("Chapter 11 cluster histogram: GB/s against bins, best of each family", None),
+    "matMul": ("Chapter 08 matMul: FP32 TFLOP/s against n, cublasSgemm without TF32", plot_matMul),
 }
 NUMERIC = ["bytes", "time_ms", "gbps"]
+OWN_FIGURES = {"cluster_histogram": draw_cluster_histogram}  # chapters that lay out their own figures
+NUMERIC_OF = {"matMul": ["n", "time_ms", "tflops", "pct_of_cublas"]}  # tables that are not GB/s
 
 
 def main(argv=None):
@@ -208,22 +341,20 @@ def main(argv=None):
             if not present:
                 missing.append(chapter)
                 continue
+            if chapter in OWN_FIGURES:
+                written += OWN_FIGURES[chapter](o.data_dir, present, o.out_dir, title)
+                continue
             fig, axes = panels(len(present))
             metas = []
             for ax, g in zip(axes, present):
                 gdir = os.path.join(o.data_dir, g)
-                rows = read_csv(os.path.join(gdir, chapter + ".csv"), REQUIRED[chapter], NUMERIC)
+                rows = read_csv(os.path.join(gdir, chapter + ".csv"), REQUIRED[chapter], NUMERIC_OF.get(chapter, NUMERIC))
                 draw(ax, rows, gdir)
                 metas.append(meta_of(gdir, g))
                 if len(present) > 1:
                     ax.set_title(metas[-1]["gpu"], fontsize=9)
             stamp(fig, metas, title)
-            if chapter == "cluster_histogram":  # many lines: one legend for all panels, below them
-                handles, labels = axes[0].get_legend_handles_labels()
-                fig.legend(handles, labels, loc="lower center", ncol=5, fontsize=7)
-                fig.tight_layout(rect=(0, 0.13, 1, 1))
-            else:
-                fig.tight_layout()
+            fig.tight_layout()
             out = os.path.join(o.out_dir, chapter + ".png")
             fig.savefig(out, dpi=DPI)
             plt.close(fig)

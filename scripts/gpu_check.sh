@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# One device call does everything that needs the GPU:
-#   build; (RECORD=1) re-record the golden files; the full ctest, sanitizer label included;
-#   the workbook run (every chapter, timing CSVs, bank-conflict counters, figures); the stencil race
-#   demo under compute-sanitizer; the transpose wavefront counters.
-# Everything it produces lands in $OUT/gpu_results.tgz (plus ctest.log and summary.txt beside it):
-#   env.txt, ctest.log, workbook.log, expected_outputs/, results/<gpu>/*.csv
+# Everything that needs the GPU, in steps (STEPS, default all of them, in this order):
+#   build    configure (strict mode) and build; a build/ left by an earlier call is reused
+#            (FRESH=1 starts over)
+#   record   re-record the golden files with update_expected (also when RECORD=1)
+#   ctest    the full ctest, sanitizer, ncu and sass labels included; strict: a skip fails
+#   bench    the workbook run: every chapter's --bench, timing CSVs, bank-conflict counters, figures
+#   extras   counters and demonstrations that are not tests: the stencil race demo under
+#            compute-sanitizer, transpose wavefronts, reduceInteger and matMul global traffic
+# Everything it produces lands in $OUT/gpu_results.tgz (plus ctest.log beside it): env.txt,
+# configure/build logs, ctest.log, workbook.log, expected_outputs/, results/<gpu>/*.csv, plots/.
 # Usage on the device machine:  RECORD=1 bash scripts/gpu_check.sh
+#                               STEPS="build ctest" bash scripts/gpu_check.sh   (one device call)
+#                               STEPS="build bench extras" bash scripts/gpu_check.sh   (the next)
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu_out}
 RES=$OUT/res
@@ -23,46 +29,64 @@ cd "$(dirname "$0")/.."
 } > "$RES/env.txt" 2>&1
 cat "$RES/env.txt"
 
+STEPS=${STEPS:-build record ctest bench extras}
+[ "${RECORD:-0}" = 1 ] || STEPS=${STEPS/record/}
+has() { [[ " $STEPS " == *" $1 "* ]]; }
+rc=0
+
 # Strict mode: on this machine every test must run; a skip (a broken driver, a missing
 # compute-sanitizer or ncu) fails the run and says why.
 export WORKBOOK_STRICT=1
-rm -rf build
-cmake --preset default -DWORKBOOK_STRICT=ON > "$RES/configure.log" 2>&1 || { cat "$RES/configure.log"; exit 1; }
-cmake --build --preset default -j 16 > "$RES/build.log" 2>&1 || { tail -50 "$RES/build.log"; exit 1; }
+if has build; then
+  [ "${FRESH:-0}" = 1 ] && rm -rf build
+  start=$(date +%s)
+  cmake --preset default -DWORKBOOK_STRICT=ON > "$RES/configure.log" 2>&1 || { cat "$RES/configure.log"; exit 1; }
+  cmake --build --preset default -j 16 > "$RES/build.log" 2>&1 || { tail -50 "$RES/build.log"; exit 1; }
+  echo "build: $(( $(date +%s) - start )) s"
+fi
 
-if [ "${RECORD:-0}" = 1 ]; then
+if has record; then
   cmake --build build --target update_expected 2>&1 | tee "$RES/update_expected.log"
+  [ "${PIPESTATUS[0]}" = 0 ] || rc=1
 fi
 
-# The README's test command's test step (the build above is its configure and build steps).
-ctest --preset default -j 8 --timeout 900 > "$RES/ctest.log" 2>&1
-ctest_rc=$?
-tail -40 "$RES/ctest.log"
-
-if [ "${BENCH:-1}" = 1 ]; then
-  cmake --build build --target workbook > "$RES/workbook.log" 2>&1
-  echo "workbook exit $?"; grep -E "^(kernel|[a-zA-Z_0-9]+ +[0-9]+ )" "$RES/workbook.log" | head -80
+if has ctest; then
+  # The README's test command's test step (the build above is its configure and build steps).
+  start=$(date +%s)
+  ctest --preset default -j 8 --timeout 900 > "$RES/ctest.log" 2>&1 || rc=1
+  tail -45 "$RES/ctest.log"
+  echo "ctest: $(( $(date +%s) - start )) s"
+  cp "$RES/ctest.log" "$OUT/ctest.log"
+  cp build/ctest-junit.xml "$RES/" 2>/dev/null
 fi
 
-# Demonstrations and counters that are not tests: the source's racy stencil under the sanitizers,
-# and the shared-memory wavefronts of transposeSmem against transposeSmemPad at 4096 x 4096.
-cmake --build build --target stencil_1d_race_demo_check > "$RES/race_demo.log" 2>&1
-slug=$(build/bin/workbook_probe | awk '{print $NF}')
-python3 scripts/bank_conflicts.py --program build/bin/transposeSmemUnrollPad --program-arg=--profile \
-  --kernels '^transposeSmem(Unroll)?(Pad)?$' --name transpose_smem_wavefronts --probe build/bin/workbook_probe \
-  --csv-dir build/results > "$RES/transpose_ncu.log" 2>&1
-python3 chapters/06_reduceInteger/gmem_transactions.py --program build/bin/reduceInteger --probe build/bin/workbook_probe \
-  --csv-dir build/results > "$RES/reduceInteger_ncu.log" 2>&1
-python3 chapters/08_matMul/matmul_traffic.py --program build/bin/matMul --probe build/bin/workbook_probe \
-  --csv-dir build/results > "$RES/matmul_ncu.log" 2>&1
-[ -d build/plots ] && cp -r build/plots "$RES/"
+if has bench; then
+  start=$(date +%s)
+  cmake --build build --target workbook > "$RES/workbook.log" 2>&1 || rc=1
+  echo "workbook: exit $rc, $(( $(date +%s) - start )) s"
+  grep -E "^(FAILED|.*MISMATCH)" "$RES/workbook.log" | head
+fi
+
+if has extras; then
+  # Demonstrations and counters that are not tests: the source's racy stencil under the sanitizers,
+  # shared-memory wavefronts of the four shared-memory transposes at 4096 x 4096, and the global
+  # traffic of the reduction and matrix-multiply kernels against what their texts predict.
+  cmake --build build --target stencil_1d_race_demo_check > "$RES/race_demo.log" 2>&1
+  python3 scripts/bank_conflicts.py --program build/bin/transposeSmemUnrollPad --program-arg=--profile \
+    --kernels '^transposeSmem(Unroll)?(Pad)?$' --name transpose_smem_wavefronts --probe build/bin/workbook_probe \
+    --csv-dir build/results > "$RES/transpose_ncu.log" 2>&1 || rc=1
+  python3 chapters/06_reduceInteger/gmem_transactions.py --program build/bin/reduceInteger --probe build/bin/workbook_probe \
+    --csv-dir build/results > "$RES/reduceInteger_ncu.log" 2>&1 || rc=1
+  python3 chapters/08_matMul/matmul_traffic.py --program build/bin/matMul --probe build/bin/workbook_probe \
+    --csv-dir build/results > "$RES/matmul_ncu.log" 2>&1 || rc=1
+  echo "extras done (rc so far $rc)"
+fi
 
 if [ -n "${EXTRA:-}" ]; then bash -c "$EXTRA" > "$RES/extra.log" 2>&1; tail -40 "$RES/extra.log"; fi
 
+[ -d build/plots ] && cp -r build/plots "$RES/"
 cp -r expected_outputs "$RES/"
 [ -d build/results ] && cp -r build/results "$RES/"
-cp build/ctest-junit.xml "$RES/" 2>/dev/null
-cp "$RES/ctest.log" "$OUT/ctest.log"
 tar czf "$OUT/gpu_results.tgz" -C "$OUT" res
-echo "ctest exit $ctest_rc"
-exit $ctest_rc
+echo "gpu_check exit $rc"
+exit $rc

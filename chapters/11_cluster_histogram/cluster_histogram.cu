@@ -1,11 +1,13 @@
-// Chapter 11 — cluster histogram: distributed shared memory on Hopper, against CUB and global atomics.
+// Chapter 11 — cluster histogram: distributed shared memory on Hopper, against CUB and global atomics,
+// and a packed block-private histogram that beats all of them.
 //
 // Run:    ./build/bin/cluster_histogram             (expected stdout: expected_outputs/cluster_histogram.txt)
 //         ./build/bin/cluster_histogram --bins 32768 [--cluster 2]     one case of your own
-//         ./build/bin/cluster_histogram --bench [--reps 50] [--csv-dir DIR]
-//             times every method for n = 2^28 ints and 256 .. 262144 bins, every cluster size that
-//             fits (table to stderr; with --csv-dir, DIR/<gpu>/cluster_histogram.csv)
-// Needs sm_90 (thread-block clusters); exits 77 on older GPUs.
+//         ./build/bin/cluster_histogram --bench [--n 2^28] [--reps 50] [--csv-dir DIR]
+//             times every method on n ints (default 2^28) of two inputs, `uniform` and `source`,
+//             at 256 .. 262144 bins, every cluster size and counter width that fits (table to
+//             stderr; with --csv-dir, DIR/<gpu>/cluster_histogram.csv)
+// Needs sm_90 (thread-block clusters); exits 77 on older GPUs. Builds for every architecture.
 //
 // Kernels:
 //   1. clusterHist_kernel  the source's (004 "分布式共享内存"): the bins are split across the
@@ -23,8 +25,12 @@
 //   7. histVec4            ours: clusterHist_kernel with 16-byte loads, 8 elements in flight per
 //                          thread, up to 8 private copies of the bins per block (fewer collisions
 //                          on hot bins), local shared atomics when the cluster is one block
-//   8. histVec4_multipass  ours, for bins that do not fit in one block: histVec4 with cluster 1,
-//                          once per range of bins that does fit, re-reading the input each pass
+//   8. histPacked          ours, for any bin count: one 1024-thread block per SM counts into
+//      + histPackedSum     32-, 16- or 8-bit counters packed in 32-bit shared words; when the bins
+//                          do not fit, it re-reads the input once per pass, each pass counting an
+//                          even share of the bins sized from the GPU's shared memory. Counter
+//                          overflow is carried exactly into global memory. Each block writes its
+//                          packed counters to a scratch array; histPackedSum adds them up.
 //
 // Self-check (exit 1): every bin of every kernel equals a CPU histogram of the same generated input
 // (for CUB: CUB's rule, which drops out-of-range values instead of clamping them). The histograms
@@ -34,9 +40,11 @@
 #include <cub/device/device_histogram.cuh>
 #include <cub/device/device_reduce.cuh>
 
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "args.h"
@@ -48,10 +56,18 @@
 
 namespace cg = cooperative_groups;
 
+// Thread-block clusters (cluster_group, map_shared_rank, cluster.sync) exist from sm_90 on. The
+// kernels that use them compile to an empty body for older targets, so the program builds for every
+// architecture; main() exits 77 on such a GPU before any of them could launch.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define WB_NO_CLUSTERS 1
+#endif
+
 // 1. The source's kernel. Changes: the thread index is computed in size_t (the source's int
 // overflows past 2^31 elements) from blockIdx/threadIdx, and bins are clamped as it describes.
 __global__ void clusterHist_kernel(int* bins, const int nbins, const int bins_per_block,
                                    const int* __restrict__ input, size_t array_size) {
+#ifndef WB_NO_CLUSTERS
   extern __shared__ int smem[];
   const size_t tid = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
 
@@ -78,6 +94,7 @@ __global__ void clusterHist_kernel(int* bins, const int nbins, const int bins_pe
 
   int* lbins = bins + cluster.block_rank() * bins_per_block;
   for (int i = threadIdx.x; i < bins_per_block; i += blockDim.x) atomicAdd(&lbins[i], smem[i]);
+#endif
 }
 
 // 2. The baseline every histogram is compared with: one global atomic per element (L2 atomics).
@@ -102,12 +119,11 @@ __global__ void smem_private(int* bins, int nbins, const int* __restrict__ input
 // two of them in flight per thread per iteration; `copies` private copies of the block's bins
 // (warp w counts into copy w % copies), which spreads hot bins over more addresses; and, when the
 // cluster is a single block, plain shared-memory atomics instead of the generic address that
-// map_shared_rank returns. bins_per_block is a power of two: shifts, not divisions. One launch
-// counts the bins [bin_lo, bin_lo + cluster size * bins_per_block) and skips the rest: all of them
-// for a single launch, one range per pass for histVec4_multipass.
+// map_shared_rank returns. bins_per_block is a power of two: shifts, not divisions.
 constexpr int kOursThreads = 1024;
 __global__ void __launch_bounds__(kOursThreads)
-histVec4(int* bins, int nbins, int bin_lo, int bpb_log2, int copies, const int* __restrict__ input, size_t n) {
+histVec4(int* bins, int nbins, int bpb_log2, int copies, const int* __restrict__ input, size_t n) {
+#ifndef WB_NO_CLUSTERS
   extern __shared__ int smem[];
   cg::cluster_group cluster = cg::this_cluster();
   const int bpb = 1 << bpb_log2;
@@ -116,10 +132,8 @@ histVec4(int* bins, int nbins, int bin_lo, int bpb_log2, int copies, const int* 
   cluster.sync();
 
   const int copy_base = ((threadIdx.x / 32) % copies) << bpb_log2;
-  const unsigned range = unsigned(cluster.num_blocks()) << bpb_log2;
   auto count = [&](int v) {
-    const int b = lesson::clamp_bin(v, nbins) - bin_lo;
-    if (unsigned(b) >= range) return;  // another pass counts it
+    const int b = lesson::clamp_bin(v, nbins);
     if (one_block) {
       atomicAdd(&smem[copy_base + b], 1);
     } else {
@@ -143,17 +157,180 @@ histVec4(int* bins, int nbins, int bin_lo, int bpb_log2, int copies, const int* 
   if (t < n) count(input[t]);
   cluster.sync();
 
-  int* lbins = bins + bin_lo + (size_t(cluster.block_rank()) << bpb_log2);
+  int* lbins = bins + (size_t(cluster.block_rank()) << bpb_log2);
   for (int j = threadIdx.x; j < bpb; j += kOursThreads) {
     int s = 0;
     for (int c = 0; c < copies; ++c) s += smem[(c << bpb_log2) + j];
     if (s) atomicAdd(&lbins[j], s);
   }
+#endif
 }
 
-__global__ void fill_input(int* a, size_t n, int nbins, int pad) {
+// 8. Ours, for every bin count. Three ideas:
+//  - Packed counters. A 32-bit shared word holds 32/kBits counters of kBits bits (bin b is field
+//    b % per_word of word b / per_word), and counting is one atomicAdd of 1 << (field * kBits).
+//    Halving the width doubles the bins one block holds, and when the bins do not fit, fewer bins
+//    per block means more passes over the whole input: on sm_90 (227 KB), 262,144 bins take 5
+//    passes with 32-bit counters, 3 with 16-bit and 2 with 8-bit.
+//  - Passes sized from the GPU, split evenly: pass_bins = ceil(nbins / passes), the fewest passes
+//    the opt-in shared memory allows; a persistent grid, one 1024-thread block per SM when a pass
+//    fills shared memory; each block writes its packed counters to `partial` (plain, coalesced
+//    stores: no global atomics per bin) and histPackedSum adds the blocks up.
+//  - Values outside [0, nbins) are counted in registers during the first pass and added to the
+//    first and last bin once per block: the source's input clamps 3% of its values into those two
+//    bins, which would otherwise be the hottest shared counters and overflow most often.
+// Overflow is exact: see carry_out. `wraps` (may be null) counts the wraps, for the lesson.
+template <int kBits>
+__device__ __noinline__ void carry_out(unsigned* bins, int word_bin, int end_bin, int field, unsigned old,
+                                       unsigned* wraps) {
+  // The word is one 32-bit integer. Each atomicAdd is one step of +1 << (field * kBits) in the
+  // word's single order of updates, and returns the word just before its own step. The field it
+  // touched overflowed iff that field of `old` was all ones (0xFF / 0xFFFF): then this step, and no
+  // other, took the field from 2^kBits - 1 to 0 and carried into the next field up; however many
+  // threads race on the word, each overflow happens in exactly one step, and only the thread that
+  // made the step sees its `old`. That thread alone accounts for both: 2^kBits lost counts
+  // of its own bin go to global memory, and the carry, which is not a hit, is taken back from the
+  // next bin's global count (-1). If the next field was all ones too, the carry wrapped it as well
+  // (its +2^kBits - 1 = the wrap minus the carry), and went on up. A carry out of the top field
+  // leaves the word. Why not undo the carry in shared memory instead (atomicSub)? Between the carry
+  // and the undo, another thread adding to the next field would see its value one too high, and
+  // could take a wrap for its own that never happens. Here nothing in shared memory is undone, so
+  // every field's value is always (its hits + carries into it) mod 2^kBits, and after the last
+  // step each bin's count is 2^kBits * (its wraps) + (its field) - (carries into it): exact.
+  constexpr int kPer = 32 / kBits;
+  constexpr unsigned kMax = (1u << kBits) - 1;
+  atomicAdd(&bins[word_bin + field], kMax + 1);
+  for (int j = field + 1; j < kPer && word_bin + j < end_bin; ++j) {  // fields past the range: unused
+    const bool full = ((old >> (j * kBits)) & kMax) == kMax;
+    atomicAdd(&bins[word_bin + j], full ? kMax : ~0u);  // -1, or +2^kBits - 1 when it wrapped too
+    if (!full) break;
+  }
+  if (wraps) atomicAdd(wraps, 1u);
+}
+
+// Calls f(v) on every value of input[0, n) that this thread owns in a grid-stride walk: kUnroll
+// 16-byte loads in flight per thread (4 measured best on the H100: 2 lost 5%, 8 gained nothing),
+// then the n % 4 tail.
+template <int kUnroll, class F>
+__device__ __forceinline__ void for_each_value(const int* __restrict__ input, size_t n, F&& f) {
+  const int4* in4 = reinterpret_cast<const int4*>(input);  // cudaMalloc: 256-byte aligned
+  const size_t n4 = n / 4, stride = size_t(gridDim.x) * blockDim.x;
+  size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+  for (; i + (kUnroll - 1) * stride < n4; i += kUnroll * stride) {
+    int4 v[kUnroll];
+#pragma unroll
+    for (int k = 0; k < kUnroll; ++k) v[k] = in4[i + k * stride];
+#pragma unroll
+    for (int k = 0; k < kUnroll; ++k) {
+      f(v[k].x); f(v[k].y); f(v[k].z); f(v[k].w);
+    }
+  }
+  for (; i < n4; i += stride) {
+    const int4 v = in4[i];
+    f(v.x); f(v.y); f(v.z); f(v.w);
+  }
+  const size_t t = 4 * n4 + blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+  if (t < n) f(input[t]);
+}
+
+// Words of kBits-bit counters for `bins` bins, rounded up to whole 16-byte vectors: shared memory is
+// zeroed and read out, and the scratch rows are laid out, 16 bytes at a time.
+__host__ __device__ constexpr int packed_words(int bins, int bits) {
+  return ((bins + 32 / bits - 1) / (32 / bits) + 3) / 4 * 4;
+}
+
+template <int kBits, int kUnroll = 4>
+__global__ void __launch_bounds__(kOursThreads, 1)
+histPacked(unsigned* bins, int nbins, int pass_bins, const int* __restrict__ input, size_t n,
+           unsigned* __restrict__ partial, unsigned* wraps) {
+  constexpr int kPer = 32 / kBits;
+  constexpr unsigned kMax = kBits == 32 ? ~0u : (1u << kBits) - 1;
+  extern __shared__ uint4 hist4[];  // packed_words(pass_bins, kBits) words, at least 4
+  unsigned* hist = reinterpret_cast<unsigned*>(hist4);
+  uint4* mine = reinterpret_cast<uint4*>(partial + size_t(blockIdx.x) * packed_words(nbins, kBits));
+  unsigned below = 0, above = 0;  // this thread's values < 0 and >= nbins
+
+  for (int lo = 0; lo < nbins; lo += pass_bins) {
+    const int range = min(pass_bins, nbins - lo);
+    const int vecs = packed_words(range, kBits) / 4;
+    for (int w = threadIdx.x; w < vecs; w += kOursThreads) hist4[w] = make_uint4(0, 0, 0, 0);
+    __syncthreads();
+    auto add = [&](int v) {
+      const unsigned b = unsigned(v) - unsigned(lo);  // < range: this pass's bin; else skipped
+      if (b < unsigned(range)) {
+        if constexpr (kBits == 32) {
+          atomicAdd(&hist[b], 1u);  // counts < 2^31: a 32-bit counter cannot wrap
+        } else {
+          const int field = b % kPer, shift = field * kBits;
+          const unsigned old = atomicAdd(&hist[b / kPer], 1u << shift);
+          if (((old >> shift) & kMax) == kMax) carry_out<kBits>(bins, lo + int(b) - field, lo + range, field, old, wraps);
+        }
+      }
+    };
+    if (lo == 0) {
+      for_each_value<kUnroll>(input, n, [&](int v) {
+        below += v < 0;
+        above += v >= nbins;
+        add(v);
+      });
+    } else {
+      for_each_value<kUnroll>(input, n, add);
+    }
+    __syncthreads();  // every count of this pass is in
+    for (int w = threadIdx.x; w < vecs; w += kOursThreads) mine[lo / kPer / 4 + w] = hist4[w];
+    __syncthreads();  // read out before the next pass zeroes it
+  }
+
+  // The clamped values: a block total each through two shared words, then one global atomic each.
+  for (int o = 16; o > 0; o /= 2) {
+    below += __shfl_xor_sync(0xffffffffu, below, o);
+    above += __shfl_xor_sync(0xffffffffu, above, o);
+  }
+  if (threadIdx.x == 0) hist[0] = hist[1] = 0;
+  __syncthreads();
+  if (threadIdx.x % 32 == 0) {
+    if (below) atomicAdd(&hist[0], below);
+    if (above) atomicAdd(&hist[1], above);
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    if (hist[0]) atomicAdd(&bins[0], hist[0]);
+    if (hist[1]) atomicAdd(&bins[nbins - 1], hist[1]);
+  }
+}
+
+// bins[b] += the field of bin b summed over the `blocks` packed partial histograms. One thread per
+// word; its loads across blocks are independent, eight in flight. The fields of one block are below
+// 2^kBits, so the sums cannot carry from field to field: each field is summed on its own.
+template <int kBits>
+__global__ void histPackedSum(unsigned* bins, int nbins, const unsigned* __restrict__ partial, int blocks) {
+  constexpr int kPer = 32 / kBits;
+  constexpr unsigned kMask = kBits == 32 ? ~0u : (1u << kBits) - 1;
+  const int words = (nbins + kPer - 1) / kPer, stride = packed_words(nbins, kBits);
+  for (int w = blockIdx.x * blockDim.x + threadIdx.x; w < words; w += gridDim.x * blockDim.x) {
+    unsigned s[kPer] = {};
+    auto add = [&](unsigned x) {
+#pragma unroll
+      for (int f = 0; f < kPer; ++f) s[f] += (x >> (f * kBits % 32)) & kMask;
+    };
+    int b = 0;
+    for (; b + 8 <= blocks; b += 8) {
+      unsigned x[8];
+#pragma unroll
+      for (int k = 0; k < 8; ++k) x[k] = partial[size_t(b + k) * stride + w];
+#pragma unroll
+      for (int k = 0; k < 8; ++k) add(x[k]);
+    }
+    for (; b < blocks; ++b) add(partial[size_t(b) * stride + w]);
+#pragma unroll
+    for (int f = 0; f < kPer; ++f)
+      if (w * kPer + f < nbins) bins[w * kPer + f] += s[f];
+  }
+}
+
+__global__ void fill_input(int* a, size_t n, int nbins, int dist) {
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += blockDim.x * size_t(gridDim.x))
-    a[i] = lesson::value_at(i, nbins, pad);
+    a[i] = lesson::value_at(i, nbins, dist);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -167,12 +344,67 @@ static int log2_of(int x) {
   return l;
 }
 
+// How histPacked runs one histogram: counter width, passes, bins per pass, grid, shared memory,
+// and the scratch its blocks write.
+struct PackedPlan {
+  int bits = 0, passes = 0, pass_bins = 0, grid = 0, total_words = 0;
+  size_t smem = 0, scratch_bytes = 0;
+};
+
+template <int kBits>
+static PackedPlan packed_plan(int nbins, int grid_cap, const cudaDeviceProp& prop) {
+  auto kernel = histPacked<kBits>;
+  cudaFuncAttributes attr{};
+  CUDA_CHECK(cudaFuncGetAttributes(&attr, kernel));
+  const size_t limit = prop.sharedMemPerBlockOptin - attr.sharedSizeBytes;
+  constexpr int kPer = 32 / kBits;
+  PackedPlan p;
+  p.bits = kBits;
+  const long long cap_bins = static_cast<long long>(limit / 16) * 4 * kPer;  // the most one pass holds
+  p.passes = static_cast<int>((nbins + cap_bins - 1) / cap_bins);
+  p.pass_bins = (nbins + p.passes - 1) / p.passes;
+  p.pass_bins = (p.pass_bins + 4 * kPer - 1) / (4 * kPer) * (4 * kPer);  // whole 16-byte vectors
+  p.smem = packed_words(p.pass_bins, kBits) * sizeof(unsigned);
+  CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(p.smem)));
+  p.grid = grid_cap ? grid_cap : wb::full_grid(kernel, kOursThreads, prop, p.smem);
+  p.total_words = (nbins + kPer - 1) / kPer;
+  p.scratch_bytes = size_t(p.grid) * packed_words(nbins, kBits) * sizeof(unsigned);
+  return p;
+}
+
+static PackedPlan plan_for(int bits, int nbins, int grid_cap, const cudaDeviceProp& prop) {
+  switch (bits) {
+    case 8: return packed_plan<8>(nbins, grid_cap, prop);
+    case 16: return packed_plan<16>(nbins, grid_cap, prop);
+    default: return packed_plan<32>(nbins, grid_cap, prop);
+  }
+}
+
+// The widths worth running at this bin count: 32-bit always; a narrower one only where it saves a
+// pass (at 32,768 bins on sm_90, 16-bit counters would still be one pass, and only wrap more).
+static std::vector<int> useful_bits(int nbins, const cudaDeviceProp& prop) {
+  std::vector<int> bits{32};
+  int passes = plan_for(32, nbins, 1, prop).passes;
+  for (int b : {16, 8}) {
+    const int p = plan_for(b, nbins, 1, prop).passes;
+    if (p < passes) {
+      bits.push_back(b);
+      passes = p;
+    }
+  }
+  return bits;
+}
+
 struct Hist {
   const cudaDeviceProp& prop;
   int* d_bins;
   const int* d_in;
   size_t n;
   int nbins;
+  int packed_grid = 0;               // 0: histPacked's persistent grid; else this many blocks
+  unsigned* d_scratch = nullptr;     // histPacked's partial histograms, owned by the caller
+  size_t scratch_bytes = 0;
+  unsigned* d_wraps = nullptr;       // histPacked counts its counter wraps here, if set
   void* d_cub = nullptr;
   size_t cub_bytes = 0;
 
@@ -196,7 +428,10 @@ struct Hist {
   Launch cluster_launch(void (*kernel)(Args...), int threads, size_t smem, int cluster, Args... args) const {
     if (smem > smem_limit()) return {};
     CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
-    if (cluster > 8) CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+    if (cluster > 8 && cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess) {
+      cudaGetLastError();  // this GPU has no non-portable cluster sizes: does not apply
+      return {};
+    }
     cudaLaunchAttribute attr = {};
     attr.id = cudaLaunchAttributeClusterDimension;
     attr.val.clusterDim.x = cluster;
@@ -221,8 +456,6 @@ struct Hist {
     };
   }
 
-  bool fits_one_block() const { return size_t(nbins) * sizeof(int) <= smem_limit(); }
-
   static int copies_for(int bpb) {  // up to 8 copies within 48 KB
     int c = 1;
     while (c < 8 && size_t(2 * c) * bpb * sizeof(int) <= 48 * 1024) c *= 2;
@@ -236,28 +469,37 @@ struct Hist {
   }
   Launch ours(int cluster) const {
     const int bpb = nbins / cluster, copies = copies_for(bpb);
-    Launch l = cluster_launch(histVec4, kOursThreads, size_t(copies) * bpb * sizeof(int), cluster, d_bins, nbins, 0,
+    Launch l = cluster_launch(histVec4, kOursThreads, size_t(copies) * bpb * sizeof(int), cluster, d_bins, nbins,
                               log2_of(bpb), copies, d_in, n);
     return l ? zero_then(l) : l;
   }
-  // The widest power-of-two range of bins one block holds.
-  int pass_bins() const {
-    int b = 1;
-    while (size_t(2 * b) * sizeof(int) <= smem_limit()) b *= 2;
-    return b;
-  }
-  Launch multipass() const {
-    if (nbins <= pass_bins()) return {};  // one pass: that is histVec4 with cluster 1
-    const int width = pass_bins();
-    std::vector<Launch> passes;
-    for (int lo = 0; lo < nbins; lo += width) {
-      passes.push_back(cluster_launch(histVec4, kOursThreads, width * sizeof(int), 1, d_bins, nbins, lo,
-                                      log2_of(width), 1, d_in, n));
-      if (!passes.back()) return {};
+  template <int kBits>
+  Launch packed_t() const {
+    const PackedPlan p = packed_plan<kBits>(nbins, packed_grid, prop);
+    if (p.scratch_bytes > scratch_bytes) {
+      std::fprintf(stderr, "internal error: histPacked needs %zu bytes of scratch, has %zu\n", p.scratch_bytes,
+                   scratch_bytes);
+      std::exit(wb::kFail);
     }
-    return zero_then([passes] {
-      for (const auto& pass : passes) pass();
+    const int sum_grid = (p.total_words + 255) / 256;
+    unsigned* bins = reinterpret_cast<unsigned*>(d_bins);
+    const int* in = d_in;
+    unsigned *scratch = d_scratch, *wraps = d_wraps;
+    const int nb = nbins;
+    const size_t count = n;
+    return zero_then([=] {
+      histPacked<kBits><<<p.grid, kOursThreads, p.smem>>>(bins, nb, p.pass_bins, in, count, scratch, wraps);
+      CUDA_CHECK_LAUNCH();
+      histPackedSum<kBits><<<sum_grid, 256>>>(bins, nb, scratch, p.grid);
+      CUDA_CHECK_LAUNCH();
     });
+  }
+  Launch packed(int bits) const {
+    switch (bits) {
+      case 8: return packed_t<8>();
+      case 16: return packed_t<16>();
+      default: return packed_t<32>();
+    }
   }
   Launch global() const {
     const int grid = wb::full_grid(global_atomics, kSourceThreads, prop);
@@ -266,9 +508,11 @@ struct Hist {
       CUDA_CHECK_LAUNCH();
     });
   }
+  // Applies when the bins fit in one block: in the benchmark, this GPU's block; in the printed
+  // cases, the lesson's 64 KB (lesson::private_applies), so that the output is the same everywhere.
   Launch private_smem() const {
-    if (!fits_one_block()) return {};
     const size_t smem = nbins * sizeof(int);
+    if (smem > smem_limit()) return {};
     CUDA_CHECK(cudaFuncSetAttribute(smem_private, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
     const int grid = wb::full_grid(smem_private, kSourceThreads, prop, smem);
     return zero_then([=] {
@@ -276,9 +520,14 @@ struct Hist {
       CUDA_CHECK_LAUNCH();
     });
   }
-  Launch cub_even() {
+  static size_t cub_temp_bytes(int nbins, size_t n) {
     size_t bytes = 0;
-    CUDA_CHECK(cub::DeviceHistogram::HistogramEven(nullptr, bytes, d_in, d_bins, nbins + 1, 0, nbins, int64_t(n)));
+    CUDA_CHECK(cub::DeviceHistogram::HistogramEven(static_cast<void*>(nullptr), bytes, static_cast<const int*>(nullptr),
+                                                   static_cast<int*>(nullptr), nbins + 1, 0, nbins, int64_t(n)));
+    return bytes;
+  }
+  Launch cub_even() {
+    const size_t bytes = cub_temp_bytes(nbins, n);
     if (bytes > cub_bytes) {
       if (d_cub) CUDA_CHECK(cudaFree(d_cub));
       CUDA_CHECK(cudaMalloc(&d_cub, bytes));
@@ -289,6 +538,11 @@ struct Hist {
       CUDA_CHECK(cub::DeviceHistogram::HistogramEven(d_cub, b, d_in, d_bins, nbins + 1, 0, nbins, int64_t(n)));
       CUDA_CHECK_LAUNCH();
     });
+  }
+  void release() {
+    if (d_cub) CUDA_CHECK(cudaFree(d_cub));
+    d_cub = nullptr;
+    cub_bytes = 0;
   }
 
   std::vector<uint32_t> result() const {
@@ -309,67 +563,158 @@ struct Buffers {
     CUDA_CHECK(cudaFree(d_in));
     CUDA_CHECK(cudaFree(d_bins));
   }
-  void fill(size_t n, int nbins, const cudaDeviceProp& prop) {
-    fill_input<<<4 * prop.multiProcessorCount, 256>>>(d_in, n, nbins, lesson::pad_of(nbins));
+  void fill(size_t n, int nbins, int dist, const cudaDeviceProp& prop) {
+    fill_input<<<4 * prop.multiProcessorCount, 256>>>(d_in, n, nbins, dist);
     CUDA_CHECK_LAUNCH();
   }
 };
 
-static bool same(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b) { return a == b; }
+// Runs work(begin, end, t) over [0, n) split into one contiguous range per CPU thread.
+template <class Work>
+static int parallel_ranges(uint64_t n, Work&& work) {
+  const int workers = static_cast<int>(std::max(1u, std::min(32u, std::thread::hardware_concurrency())));
+  std::vector<std::thread> threads;
+  for (int t = 0; t < workers; ++t) threads.emplace_back([&, t] { work(n * t / workers, n * (t + 1) / workers, t); });
+  for (auto& th : threads) th.join();
+  return workers;
+}
+
+// The CPU histograms of a benchmark input (2^28 values): the lesson's loop, split over threads.
+static lesson::CpuHist cpu_histogram_parallel(uint64_t n, int nbins, int dist) {
+  std::vector<lesson::CpuHist> part(32);
+  const int workers = parallel_ranges(n, [&](uint64_t begin, uint64_t end, int t) {
+    part[t].clamped.assign(nbins, 0);
+    part[t].dropped.assign(nbins, 0);
+    lesson::cpu_histogram_range(begin, end, nbins, dist, part[t].clamped.data(), part[t].dropped.data());
+  });
+  lesson::CpuHist h{std::vector<uint32_t>(nbins, 0), std::vector<uint32_t>(nbins, 0)};
+  for (int t = 0; t < workers; ++t)
+    for (int b = 0; b < nbins; ++b) {
+      h.clamped[b] += part[t].clamped[b];
+      h.dropped[b] += part[t].dropped[b];
+    }
+  return h;
+}
+
+// The sum of the input's values, for read_reference's check.
+static long long cpu_sum_parallel(uint64_t n, int nbins, int dist) {
+  std::vector<long long> part(32, 0);
+  const int workers = parallel_ranges(n, [&](uint64_t begin, uint64_t end, int t) {
+    long long s = 0;
+    for (uint64_t i = begin; i < end; ++i) s += lesson::value_at(i, nbins, dist);
+    part[t] = s;
+  });
+  long long s = 0;
+  for (int t = 0; t < workers; ++t) s += part[t];
+  return s;
+}
+
+// The printed cases' cluster launches, tried before anything is printed: a GPU that cannot run one
+// (too little shared memory per block, or no cluster of 16) skips the whole lesson with the reason,
+// so that stdout is either the golden output or nothing.
+static void require_lesson_clusters(const std::vector<lesson::Case>& cases, const cudaDeviceProp& prop) {
+  for (const auto& c : cases) {
+    Hist h{prop, nullptr, nullptr, lesson::kLessonN, c.bins};
+    if (h.source(c.cluster) && h.ours(c.cluster)) continue;
+    const size_t bytes = size_t(c.bins / c.cluster) * sizeof(int);
+    wb::skip("the printed case of " + std::to_string(c.bins) + " bins in a cluster of " + std::to_string(c.cluster) +
+             " needs " + std::to_string(bytes) + " bytes of shared memory per block" +
+             (c.cluster > 8 ? " and a non-portable cluster size" : "") + "; this GPU (" + prop.name + ", " +
+             wb::sm_of(prop) + ") cannot launch it (" + std::to_string(prop.sharedMemPerBlockOptin) +
+             " bytes per block)");
+  }
+}
 
 static void run_case(const lesson::Case& c, const cudaDeviceProp& prop) {
   const size_t n = lesson::kLessonN;
   Buffers buf(n, c.bins);
-  buf.fill(n, c.bins, prop);
-  Hist h{prop, buf.d_bins, buf.d_in, n, c.bins};
-  const auto want = lesson::cpu_histogram(n, c.bins, true);
-  const auto want_cub = lesson::cpu_histogram(n, c.bins, false);
+  buf.fill(n, c.bins, c.dist, prop);
+  unsigned* d_wraps = nullptr;
+  CUDA_CHECK(cudaMalloc(&d_wraps, sizeof(unsigned)));
+  size_t scratch = 0;
+  for (int bits : lesson::kPackedBits)
+    scratch = std::max(scratch, plan_for(bits, c.bins, lesson::kLessonBlocks, prop).scratch_bytes);
+  unsigned* d_scratch = nullptr;
+  CUDA_CHECK(cudaMalloc(&d_scratch, scratch));
+  Hist h{prop, buf.d_bins, buf.d_in, n, c.bins, lesson::kLessonBlocks, d_scratch, scratch, d_wraps};
+  const lesson::CpuHist cpu = lesson::cpu_histogram(n, c.bins, c.dist);
 
   const Hist::Launch source = h.source(c.cluster);
-  if (!source) {
+  if (!source) {  // require_lesson_clusters or main's checks rule this out
     std::fprintf(stderr, "clusterHist_kernel cannot run %d bins in a cluster of %d\n", c.bins, c.cluster);
-    ++g_failures;
-    return;
+    std::exit(wb::kFail);
   }
   source();
   const auto got = h.result();
-  lesson::print_case(c, n, got);
+  lesson::print_case(c, n, got, cpu.dropped);
   auto report = [&](const char* name, const Hist::Launch& launch, const std::vector<uint32_t>& expect, const char* rule) {
-    if (!launch) {
-      lesson::print_not_applicable(name);
-      return;
-    }
     launch();
-    const bool ok = same(h.result(), expect);
+    const bool ok = h.result() == expect;
     if (!ok) ++g_failures;
     lesson::print_check(name, ok, rule);
   };
-  const bool ok = same(got, want);
+  const bool ok = got == cpu.clamped;
   if (!ok) ++g_failures;
   lesson::print_check("clusterHist_kernel", ok, "clamped");
-  report("histVec4", h.ours(c.cluster), want, "clamped");
-  report("histVec4_multipass", h.multipass(), want, "clamped");
-  report("global_atomics", h.global(), want, "clamped");
-  report("smem_private", h.private_smem(), want, "clamped");
-  report("cub_HistogramEven", h.cub_even(), want_cub, "out-of-range dropped");
-  if (h.d_cub) CUDA_CHECK(cudaFree(h.d_cub));
+  report("histVec4", h.ours(c.cluster), cpu.clamped, "clamped");
+  for (int bits : lesson::kPackedBits) {
+    CUDA_CHECK(cudaMemset(d_wraps, 0, sizeof(unsigned)));
+    h.packed(bits)();
+    unsigned wraps = 0;
+    CUDA_CHECK(cudaMemcpy(&wraps, d_wraps, sizeof wraps, cudaMemcpyDeviceToHost));
+    const PackedPlan p = plan_for(bits, c.bins, lesson::kLessonBlocks, prop);
+    std::fprintf(stderr, "  (histPacked %d-bit, %d bins: %d pass%s of %d bins, %u wraps)\n", bits, c.bins, p.passes,
+                 p.passes == 1 ? "" : "es", p.pass_bins, wraps);
+    const bool must = lesson::must_wrap(cpu.dropped, bits);
+    if (must && wraps == 0)
+      std::fprintf(stderr, "FAIL: histPacked %d-bit reported no counter wrap, but a bin has more in-range hits "
+                   "than %d blocks of %d-bit counters hold\n", bits, lesson::kLessonBlocks, bits);
+    const bool pass = h.result() == cpu.clamped && (!must || wraps > 0);
+    if (!pass) ++g_failures;
+    lesson::print_packed_check(bits, pass, must);
+  }
+  report("global_atomics", h.global(), cpu.clamped, "clamped");
+  if (lesson::private_applies(c.bins)) report("smem_private", h.private_smem(), cpu.clamped, "clamped");
+  else lesson::print_not_applicable("smem_private");
+  report("cub_HistogramEven", h.cub_even(), cpu.dropped, "out-of-range dropped");
+  h.release();
+  CUDA_CHECK(cudaFree(d_scratch));
+  CUDA_CHECK(cudaFree(d_wraps));
 }
 
-static void run_bench(const cudaDeviceProp& prop, int reps, const std::string& csv_dir) {
-  const size_t n = size_t(1) << 28;
-  const int kBins[] = {256, 1024, 4096, 16384, 32768, 65536, 131072, 262144};
-  const int warmup = std::min(3, reps);
+constexpr int kBenchBins[] = {256, 1024, 4096, 16384, 32768, 65536, 131072, 262144};
+constexpr int kBenchDists[] = {lesson::kUniform, lesson::kSource};
+
+// Everything the benchmark allocates at once: input, copy output, bins, histPacked's scratch (the
+// largest plan), CUB's scratch (the largest bin count) and the reduction's.
+static size_t bench_scratch_bytes(const cudaDeviceProp& prop) {
+  size_t s = 0;
+  for (int nbins : kBenchBins)
+    for (int bits : useful_bits(nbins, prop)) s = std::max(s, plan_for(bits, nbins, 0, prop).scratch_bytes);
+  return s;
+}
+static size_t bench_bytes(size_t n, const cudaDeviceProp& prop) {
+  size_t cub = 0;
+  for (int nbins : kBenchBins) cub = std::max(cub, Hist::cub_temp_bytes(nbins, n));
+  size_t reduce = 0;
+  CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, reduce, static_cast<const int*>(nullptr), static_cast<long long*>(nullptr),
+                                    int64_t(n)));
+  return 2 * n * sizeof(int) + 262144 * sizeof(int) + bench_scratch_bytes(prop) + cub + reduce + sizeof(long long);
+}
+
+static void run_bench(const cudaDeviceProp& prop, size_t n, int reps, const std::string& csv_dir) {
+  const int warmup = std::min(3, reps - 1);  // none for a one-run smoke test (the sanitizers' small bench)
   Buffers buf(n, 262144);
-  wb::BandwidthTable table({"size", "bins", "cluster"});
+  wb::BandwidthTable table({"size", "dist", "bins", "cluster"}, {"counter_bits", "passes"});
   const std::string size = std::to_string(n);
   const double bytes = 4.0 * n;
 
-  // The references: copy (read + write 1 GiB each) and the pure read, over the same input.
-  buf.fill(n, 256, prop);
+  // The references: copy (read + write n ints each) and the pure read, over the same input.
+  buf.fill(n, 256, lesson::kSource, prop);
   {
     unsigned* d_copy = nullptr;
     CUDA_CHECK(cudaMalloc(&d_copy, n * sizeof(int)));
-    table.add("copy", {size, "", ""}, 8.0 * n,
+    table.add("copy", {size, "", "", ""}, 8.0 * n,
               wb::time_copy(reinterpret_cast<const unsigned*>(buf.d_in), d_copy, n, prop, warmup, reps, &g_failures));
     CUDA_CHECK(cudaFree(d_copy));
     long long* d_sum = nullptr;
@@ -381,71 +726,86 @@ static void run_bench(const cudaDeviceProp& prop, int reps, const std::string& c
     auto sum = [&] { CUDA_CHECK(cub::DeviceReduce::Sum(d_temp, temp, buf.d_in, d_sum, int64_t(n))); };
     CUDA_CHECK(cudaMemset(d_sum, 0xff, sizeof(long long)));
     sum();
-    long long got = 0, expect = 0;
+    long long got = 0;
     CUDA_CHECK(cudaMemcpy(&got, d_sum, sizeof got, cudaMemcpyDeviceToHost));
-    for (size_t i = 0; i < n; ++i) expect += lesson::value_at(i, 256, lesson::pad_of(256));
+    const long long expect = cpu_sum_parallel(n, 256, lesson::kSource);
     if (got != expect) {
       std::fprintf(stderr, "MISMATCH: read_reference sum %lld, CPU %lld\n", got, expect);
       ++g_failures;
     }
-    table.add("read_reference", {size, "", ""}, bytes, wb::time_cuda(sum, warmup, reps));
+    table.add("read_reference", {size, "", "", ""}, bytes, wb::time_cuda(sum, warmup, reps));
     CUDA_CHECK(cudaFree(d_sum));
     CUDA_CHECK(cudaFree(d_temp));
   }
 
-  for (int nbins : kBins) {
-    buf.fill(n, nbins, prop);
-    Hist h{prop, buf.d_bins, buf.d_in, n, nbins};
-    const auto want = lesson::cpu_histogram(n, nbins, true);
-    const auto want_cub = lesson::cpu_histogram(n, nbins, false);
-    const std::string b = std::to_string(nbins);
-    // Check one run, then time it (each run zeroes the bins, as every histogram must).
-    auto measure = [&](const std::string& name, const std::string& cluster, const Hist::Launch& launch,
-                       const std::vector<uint32_t>& expect) {
-      if (!launch) return;  // does not fit: no row
-      launch();
-      if (h.result() != expect) {
-        std::fprintf(stderr, "MISMATCH: %s, %d bins, cluster %s\n", name.c_str(), nbins, cluster.c_str());
-        ++g_failures;
+  const size_t scratch = bench_scratch_bytes(prop);
+  unsigned* d_scratch = nullptr;
+  CUDA_CHECK(cudaMalloc(&d_scratch, scratch));
+  for (int dist : kBenchDists) {
+    for (int nbins : kBenchBins) {
+      buf.fill(n, nbins, dist, prop);
+      Hist h{prop, buf.d_bins, buf.d_in, n, nbins, 0, d_scratch, scratch, nullptr};
+      const lesson::CpuHist cpu = cpu_histogram_parallel(n, nbins, dist);
+      const std::string b = std::to_string(nbins), d = lesson::dist_name(dist);
+      // Time it, then check the histogram its last timed run left (every run zeroes the bins first,
+      // as every histogram must): one launch per row when --reps 1, for the sanitizers.
+      auto measure = [&](const std::string& name, const std::string& cluster, const Hist::Launch& launch,
+                         const std::vector<uint32_t>& expect) -> wb::BandwidthTable::Row* {
+        if (!launch) return nullptr;  // does not fit: no row
+        const wb::Timing t = wb::time_cuda(launch, warmup, reps);
+        if (h.result() != expect) {
+          std::fprintf(stderr, "MISMATCH: %s, %s input, %d bins, cluster %s\n", name.c_str(), d.c_str(), nbins,
+                       cluster.c_str());
+          ++g_failures;
+        }
+        return &table.add(name, {size, d, b, cluster}, bytes, t);
+      };
+      measure("global_atomics", "", h.global(), cpu.clamped);
+      measure("smem_private", "1", h.private_smem(), cpu.clamped);
+      measure("cub_HistogramEven", "", h.cub_even(), cpu.dropped);
+      for (int cs : {1, 2, 4, 8, 16}) {
+        if (nbins % cs) continue;
+        measure("clusterHist_kernel", std::to_string(cs), h.source(cs), cpu.clamped);
+        measure("histVec4", std::to_string(cs), h.ours(cs), cpu.clamped);
       }
-      table.add(name, {size, b, cluster}, bytes, wb::time_cuda(launch, warmup, reps));
-    };
-    measure("global_atomics", "", h.global(), want);
-    measure("smem_private", "1", h.private_smem(), want);
-    measure("cub_HistogramEven", "", h.cub_even(), want_cub);
-    for (int cs : {1, 2, 4, 8, 16}) {
-      if (nbins % cs) continue;
-      measure("clusterHist_kernel", std::to_string(cs), h.source(cs), want);
-      measure("histVec4", std::to_string(cs), h.ours(cs), want);
+      for (int bits : useful_bits(nbins, prop)) {
+        wb::BandwidthTable::Row* r = measure("histPacked", "", h.packed(bits), cpu.clamped);
+        r->extra = {std::to_string(bits), std::to_string(plan_for(bits, nbins, 0, prop).passes)};
+      }
+      h.release();
+      std::fprintf(stderr, "%s input, %d bins done\n", d.c_str(), nbins);
     }
-    measure("histVec4_multipass", "1", h.multipass(), want);
-    if (h.d_cub) CUDA_CHECK(cudaFree(h.d_cub));
-    std::fprintf(stderr, "bins %d done\n", nbins);
   }
+  CUDA_CHECK(cudaFree(d_scratch));
   table.report(csv_dir, prop, "cluster_histogram");
 }
 
 int main(int argc, char** argv) {
   wb::Args args(argc, argv,
-                "usage: cluster_histogram [--bins B [--cluster C]] [--bench [--reps R] [--csv-dir DIR]]\n"
+                "usage: cluster_histogram [--bins B [--cluster C]] [--bench [--n N] [--reps R] [--csv-dir DIR]]\n"
                 "  (no options)  the printed cases, every method checked (the golden output)\n"
-                "  --bins B      instead, one case of B bins (a power of two, 2 .. 2^24)\n"
-                "  --cluster C   its cluster size (1, 2, 4, 8 or 16; default: the smallest that fits)\n"
-                "  --bench       also time every method at n = 2^28 and 256 .. 262144 bins\n"
+                "  --bins B      instead, one case of B bins (a power of two, 2 .. 2^24) of the source's input\n"
+                "  --cluster C   its cluster size (1, 2, 4, 8 or 16, at most B; default: the smallest that fits)\n"
+                "  --bench       also time every method on N ints of two inputs at 256 .. 262144 bins\n"
+                "  --n N         the benchmark's input size: digits or 2^K, 1 .. 2^31 - 1 (default 2^28)\n"
                 "  --reps R      timed runs per row, median reported (default 50)\n"
                 "  --csv-dir DIR write DIR/<gpu>/cluster_histogram.csv");
   const int bins = static_cast<int>(args.count("--bins", 0, 2, 1 << 24));
   const int cluster = static_cast<int>(args.count("--cluster", 0, 1, 16));
   const bool bench = args.flag("--bench");
+  const size_t n = args.count("--n", size_t(1) << 28, 1, (uint64_t(1) << 31) - 1);  // counts fit in an int
   const int reps = static_cast<int>(args.count("--reps", 50, 1, 100000));
-  const std::string csv_dir = args.text("--csv-dir", "");
-  args.finish();
-  args.only_with("--bench", {"--reps", "--csv-dir"});
+  args.only_with("--bench", {"--n", "--reps", "--csv-dir"});
   args.only_with("--bins", {"--cluster"});
+  const std::string csv_dir = args.out_dir("--csv-dir");
+  args.finish();
   if (bins && (bins & (bins - 1))) wb::bad_input("--bins must be a power of two (the bins split evenly over a cluster)");
   if (cluster && (cluster & (cluster - 1))) wb::bad_input("--cluster must be 1, 2, 4, 8 or 16");
+  if (cluster > bins && bins)
+    wb::bad_input("--cluster " + std::to_string(cluster) + " is more blocks than --bins " + std::to_string(bins) +
+                  " has bins: every block of a cluster holds at least one");
 
-  const cudaDeviceProp prop = wb::require_device(9, 0, "thread-block clusters and distributed shared memory");
+  const cudaDeviceProp prop = wb::require_device();
   std::vector<lesson::Case> cases(std::begin(lesson::kCases), std::end(lesson::kCases));
   if (bins) {
     const size_t per_block_limit = prop.sharedMemPerBlockOptin / sizeof(int);
@@ -456,17 +816,33 @@ int main(int argc, char** argv) {
       wb::bad_input(std::to_string(bins) + " bins need " + std::to_string(size_t(bins) * 4) +
                     " bytes of shared memory: more than a 16-block cluster holds (16 x " +
                     std::to_string(prop.sharedMemPerBlockOptin) + " bytes on this GPU)");
-    if (bins % cs || size_t(bins / cs) > per_block_limit)
+    if (size_t(bins / cs) > per_block_limit)
       wb::bad_input(std::to_string(bins) + " bins do not fit in a cluster of " + std::to_string(cs) + " (" +
                     std::to_string(prop.sharedMemPerBlockOptin) + " bytes per block)");
-    cases = {{bins, cs}};
+    Hist probe{prop, nullptr, nullptr, lesson::kLessonN, bins};
+    if (!probe.source(cs) || !probe.ours(cs))
+      wb::bad_input("this GPU (" + std::string(prop.name) + ") cannot launch a cluster of " + std::to_string(cs) +
+                    " blocks with " + std::to_string(size_t(bins / cs) * 4) + " bytes of shared memory each");
+    cases = {{bins, cs, lesson::kSource}};
+  } else {
+    require_lesson_clusters(cases, prop);
   }
-  if (bench) wb::require_device_memory((size_t(2) << 28) * sizeof(int) + (64u << 20), "--bench");
+  size_t lesson_bytes = 0;  // per case: input, bins, histPacked's scratch, CUB's scratch, the wrap counter
+  for (const auto& c : cases) {
+    size_t scratch = 0;
+    for (int b : lesson::kPackedBits) scratch = std::max(scratch, plan_for(b, c.bins, lesson::kLessonBlocks, prop).scratch_bytes);
+    lesson_bytes = std::max(lesson_bytes, lesson::kLessonN * sizeof(int) + size_t(c.bins) * sizeof(int) + scratch +
+                                              Hist::cub_temp_bytes(c.bins, lesson::kLessonN) + sizeof(unsigned));
+  }
+  wb::require_device_memory(lesson_bytes, "the printed cases");
+  if (bench) wb::require_device_memory(bench_bytes(n, prop), "--bench with --n " + std::to_string(n));
 
-  std::printf("== histograms of %llu hashed ints per case; values outside [0, bins) clamp to the end bins ==\n",
+  std::printf("== histograms of %llu generated ints per case; values outside [0, bins) clamp to the end bins ==\n",
               (unsigned long long)lesson::kLessonN);
+  std::printf("== histPacked runs on %d blocks here, so a bin with over %d x 65535 in-range hits must overflow ==\n",
+              lesson::kLessonBlocks, lesson::kLessonBlocks);
   for (const auto& c : cases) run_case(c, prop);
-  if (bench) run_bench(prop, reps, csv_dir);
+  if (bench) run_bench(prop, n, reps, csv_dir);
   if (g_failures) {
     std::printf("FAIL: %d checks against the CPU histogram failed\n", g_failures);
     return wb::kFail;

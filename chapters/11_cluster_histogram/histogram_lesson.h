@@ -1,7 +1,9 @@
-// Chapter 11's input generator, cases, CPU histogram and output format: shared by
-// cluster_histogram.cu and histogram_model.cpp.
+// Chapter 11's inputs, cases, CPU histogram and output format: shared by cluster_histogram.cu and
+// histogram_model.cpp. Nothing here depends on the GPU: every rule that decides what is printed
+// (which method applies, whether a counter must have wrapped) is a constant of the lesson.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <vector>
@@ -12,63 +14,119 @@ namespace lesson {
 
 constexpr uint32_t kSeed = 7;
 
-// Values spread over [-pad, nbins + pad): about 3% fall outside [0, nbins) and are clamped to the
-// first or last bin, as the source's kernel does.
-inline int pad_of(int nbins) { return nbins / 64 + 1; }
-WB_HOST_DEVICE inline int value_at(uint64_t i, int nbins, int pad) {
-  return static_cast<int>(wb::hash32(i, kSeed) % static_cast<uint32_t>(nbins + 2 * pad)) - pad;
+// The inputs. kSource is the source's: values spread over [-pad, nbins + pad), so about 1.5% fall
+// below 0 and 1.5% at or above nbins, and are clamped into the first and last bin (two hot bins).
+// kUniform: every value a uniform hash in [0, nbins). kHot (printed lesson only): 3/8 of the values
+// are bin 2 and 3/8 are bin 3, the rest as kSource; it makes packed counters overflow.
+enum Dist { kUniform = 0, kSource = 1, kHot = 2 };
+inline const char* dist_name(int d) { return d == kUniform ? "uniform" : d == kSource ? "source" : "hot"; }
+
+WB_HOST_DEVICE inline int pad_of(int nbins) { return nbins / 64 + 1; }
+WB_HOST_DEVICE inline int value_at(uint64_t i, int nbins, int dist) {
+  const uint32_t r = wb::hash32(i, kSeed);
+  if (dist == kUniform) return static_cast<int>(r % static_cast<uint32_t>(nbins));
+  const int pad = pad_of(nbins);
+  if (dist == kHot) {
+    const uint32_t sel = r & 7u;
+    if (sel < 3) return 2 % nbins;
+    if (sel < 6) return 3 % nbins;
+    return static_cast<int>((r >> 3) % static_cast<uint32_t>(nbins + 2 * pad)) - pad;
+  }
+  return static_cast<int>(r % static_cast<uint32_t>(nbins + 2 * pad)) - pad;
 }
 WB_HOST_DEVICE inline int clamp_bin(int v, int nbins) { return v < 0 ? 0 : (v >= nbins ? nbins - 1 : v); }
 
-// The printed cases: (bins, cluster size). From one block's shared memory, through clusters that
-// are needed (65536 bins = 256 KB > one block's 227 KB), to the non-portable 16.
+// The printed cases: (bins, cluster size, input). From one block's shared memory, through
+// clusters that are needed (65536 int bins = 256 KB), to the non-portable 16; two hot inputs
+// that overflow histPacked's 16- and 8-bit counters.
 struct Case {
-  int bins, cluster;
+  int bins, cluster, dist;
 };
-constexpr Case kCases[] = {{256, 1}, {4096, 2}, {65536, 2}, {131072, 4}, {262144, 8}, {262144, 16}};
+constexpr Case kCases[] = {{256, 1, kSource},     {1024, 1, kUniform},    {4096, 2, kSource},
+                           {65536, 2, kSource},   {131072, 4, kSource},   {262144, 8, kSource},
+                           {262144, 16, kSource}, {65536, 2, kHot},       {262144, 8, kHot}};
 constexpr uint64_t kLessonN = (1u << 20) + 3;  // elements per case: not a multiple of 4 or a block
 
-// The CPU histogram. clamp = true is the source's rule; false drops out-of-range values, which is
-// what cub::DeviceHistogram::HistogramEven does.
-inline std::vector<uint32_t> cpu_histogram(uint64_t n, int nbins, bool clamp) {
-  std::vector<uint32_t> h(nbins, 0);
-  const int pad = pad_of(nbins);
-  for (uint64_t i = 0; i < n; ++i) {
-    const int v = value_at(i, nbins, pad);
-    if (clamp) ++h[clamp_bin(v, nbins)];
-    else if (v >= 0 && v < nbins) ++h[v];
+// The printed cases run histPacked on this many blocks, on every GPU, so that a bin with more than
+// 4 x 65,535 in-range hits must overflow a 16-bit counter in at least one block (pigeonhole).
+constexpr int kLessonBlocks = 4;
+// smem_private keeps int bins in one block; the lesson gives it at most 64 KB (16,384 bins), which
+// every GPU with clusters has (sm_120: 99 KB), so that whether it applies never depends on the GPU.
+constexpr int kPrivateMaxBins = 16384;
+inline bool private_applies(int bins) { return bins <= kPrivateMaxBins; }
+// The counter widths histPacked is checked with, in the printed order.
+constexpr int kPackedBits[] = {32, 16, 8};
+
+// The CPU histograms of the first n values, both rules at once: clamped (the source's rule) and
+// dropped (what cub::DeviceHistogram::HistogramEven does with out-of-range values). The dropped
+// one is also the count of in-range hits, the ones histPacked adds in shared memory.
+struct CpuHist {
+  std::vector<uint32_t> clamped, dropped;
+};
+inline void cpu_histogram_range(uint64_t begin, uint64_t end, int nbins, int dist, uint32_t* clamped,
+                                uint32_t* dropped) {
+  for (uint64_t i = begin; i < end; ++i) {
+    const int v = value_at(i, nbins, dist);
+    ++clamped[clamp_bin(v, nbins)];
+    if (v >= 0 && v < nbins) ++dropped[v];
   }
+}
+inline CpuHist cpu_histogram(uint64_t n, int nbins, int dist) {
+  CpuHist h{std::vector<uint32_t>(nbins, 0), std::vector<uint32_t>(nbins, 0)};
+  cpu_histogram_range(0, n, nbins, dist, h.clamped.data(), h.dropped.data());
   return h;
 }
 
-inline void print_case(const Case& c, uint64_t n, const std::vector<uint32_t>& h) {
+// True when some block must overflow a counter of `bits` bits: a bin's in-range hits exceed what
+// kLessonBlocks counters of that width hold (pigeonhole). The program then also checks that its
+// kernel did report a wrap.
+inline bool must_wrap(const std::vector<uint32_t>& in_range, int bits) {
+  if (bits >= 32) return false;
+  const uint32_t most = *std::max_element(in_range.begin(), in_range.end());
+  return uint64_t(most) > uint64_t(kLessonBlocks) * ((1u << bits) - 1);
+}
+
+inline void print_case(const Case& c, uint64_t n, const std::vector<uint32_t>& h,
+                       const std::vector<uint32_t>& in_range) {
   uint64_t total = 0, checksum = 0;
   for (int b = 0; b < c.bins; ++b) {
     total += h[b];
     checksum += uint64_t(b + 1) * h[b];  // weights each count by its bin, so misplaced counts show
   }
-  std::printf("\n== %d bins, cluster of %d: %d bins (%d KB) of shared memory per block ==\n", c.bins,
-              c.cluster, c.bins / c.cluster, c.bins / c.cluster * 4 / 1024);
+  int fullest = 0;
+  for (int b = 1; b < c.bins; ++b)
+    if (in_range[b] > in_range[fullest]) fullest = b;
+  std::printf("\n== %d bins, cluster of %d, %s input: %d bins (%d KB) of shared memory per block ==\n", c.bins,
+              c.cluster, dist_name(c.dist), c.bins / c.cluster, c.bins / c.cluster * 4 / 1024);
   std::printf("elements %llu, total count %llu, checksum %llu\n", (unsigned long long)n,
               (unsigned long long)total, (unsigned long long)checksum);
+  // At most 4 bins from each end, never the same bin twice (with 2 bins: both, once).
+  const int first = std::min(4, c.bins);
   std::printf("first bins:");
-  for (int b = 0; b < 4; ++b) std::printf(" [%d] %u", b, h[b]);
-  std::printf("\nlast bins: ");
-  for (int b = c.bins - 4; b < c.bins; ++b) std::printf(" [%d] %u", b, h[b]);
+  for (int b = 0; b < first; ++b) std::printf(" [%d] %u", b, h[b]);
   std::printf("\n");
+  if (first < c.bins) {
+    std::printf("last bins: ");
+    for (int b = std::max(first, c.bins - 4); b < c.bins; ++b) std::printf(" [%d] %u", b, h[b]);
+    std::printf("\n");
+  }
+  std::printf("most in-range hits on one bin: [%d] %u\n", fullest, in_range[fullest]);
 }
 
-// Which methods apply: smem_private needs all bins in one block; histVec4_multipass exists only for
-// bins that do not fit (with fewer, it would be histVec4 with cluster 1, in one pass).
 inline void print_not_applicable(const char* kernel) {
-  const bool multi = kernel[0] == 'h';
-  std::printf("  %-22s n/a (%s)\n", kernel,
-              multi ? "one block holds the bins: histVec4 with cluster 1 is the one pass"
-                    : "the bins do not fit in one block's shared memory");
+  std::printf("  %-22s n/a (more than %d bins: over the 64 KB the lesson gives one block)\n", kernel,
+              kPrivateMaxBins);
 }
 
 inline void print_check(const char* kernel, bool pass, const char* against) {
   std::printf("  %-22s %s (every bin equals the CPU histogram, %s)\n", kernel, pass ? "PASS" : "FAIL", against);
+}
+
+inline void print_packed_check(int bits, bool pass, bool wrapped) {
+  char name[32];
+  std::snprintf(name, sizeof name, "histPacked %d-bit", bits);
+  std::printf("  %-22s %s (every bin equals the CPU histogram, clamped%s)\n", name, pass ? "PASS" : "FAIL",
+              wrapped ? "; counters overflowed in a block and were carried" : "");
 }
 
 }  // namespace lesson
