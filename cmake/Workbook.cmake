@@ -26,6 +26,7 @@
 #   <name>.badarg.* [cpu]          bad command lines exit 2 with a message (no GPU needed): an unknown
 #                                  flag; a benchmark option without --bench; malformed --n values
 #   <name>.badarg.n_too_big [gpu]  an --n beyond device memory exits 2
+# A chapter adds its Nsight Compute test with workbook_ncu_test() (below).
 # Exit code 77 (no GPU, or a GPU without what the chapter needs) is reported as skipped, except in
 # strict mode (-DWORKBOOK_STRICT=ON, or WORKBOOK_STRICT=1 in the environment of ctest): there any
 # test that would skip fails and says why, so that a green run on a GPU machine means every test ran.
@@ -59,6 +60,18 @@ endfunction()
 function(_workbook_test name labels)
   add_test(NAME ${name} COMMAND ${Python3_EXECUTABLE} ${WORKBOOK_RUNNER} ${ARGN})
   set_tests_properties(${name} PROPERTIES LABELS "${labels}" TIMEOUT 900)
+  _workbook_skippable(${name})
+endfunction()
+
+# An Nsight Compute test (label ncu): `script` (scripts/ncu_util.py's options) profiles `program`
+# with --probe, --ncu, --csv build/ncu/<csv>.csv and --check, plus the script's own ARGN. It skips
+# without ncu or a GPU (a failure in strict mode).
+function(workbook_ncu_test name script program csv)
+  add_test(NAME ${name}
+    COMMAND ${Python3_EXECUTABLE} ${script} --program $<TARGET_FILE:${program}>
+            --probe $<TARGET_FILE:workbook_probe> "--ncu=${WORKBOOK_NCU}"
+            --csv ${CMAKE_BINARY_DIR}/ncu/${csv}.csv --check ${ARGN})
+  set_tests_properties(${name} PROPERTIES LABELS ncu TIMEOUT 600)
   _workbook_skippable(${name})
 endfunction()
 

@@ -25,13 +25,11 @@ Exit: 0 pass, 1 fail, 77 skip (no GPU, or no ncu; with WORKBOOK_STRICT=1 a skip 
 """
 import argparse
 import csv
-import io
-import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
+
+from ncu_util import csv_path, parse, profile, skip, start
 
 METRICS = {
     "ld_wavefronts": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
@@ -44,32 +42,13 @@ METRICS = {
 CLAIM = re.compile(r"^(\S+)\s+(PASS|FAIL)\s+ld\s+(\d+)-way, st\s+(\d+)-way$")
 
 
-def number(s):
-    return int(float(s.replace(",", "")))
-
-
-
-def skip(reason):
-    """77 (skipped), or 1 with the reason under WORKBOOK_STRICT=1."""
-    if os.environ.get("WORKBOOK_STRICT", "") not in ("", "0"):
-        print("FAIL (WORKBOOK_STRICT): this test would skip: " + reason)
-        return 1
-    print("SKIPPED: " + reason)
-    return 77
-
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--program", required=True)
-    p.add_argument("--probe")
-    p.add_argument("--ncu", default="")
-    p.add_argument("--csv")
-    p.add_argument("--csv-dir")
-    p.add_argument("--check", action="store_true")
     p.add_argument("--kernels", default="^(rect_)?set")
     p.add_argument("--program-arg", action="append", default=[])
     p.add_argument("--name", default="bank_conflicts")
     p.add_argument("--expect", action="append", default=[])
-    o = p.parse_args()
+    o = parse(p)
     expects = []
     for e in o.expect:
         try:
@@ -79,15 +58,10 @@ def main():
         except (ValueError, AssertionError, re.error):
             p.error(f"--expect {e!r}: want REGEX:ld|st:MIN:MAX (MIN or MAX may be empty)")
 
-    slug = "gpu"
-    if o.probe:
-        probe = subprocess.run([o.probe], capture_output=True, text=True)
-        if probe.returncode == 77:
-            return skip(probe.stderr.strip())
-        slug = probe.stdout.split()[-1] if probe.stdout.split() else slug
-    ncu = o.ncu or shutil.which("ncu") or ""
-    if not ncu or not os.path.exists(ncu):
-        return skip("Nsight Compute (ncu) not found")
+    setup = start(o)
+    if isinstance(setup, int):
+        return setup
+    slug, ncu = setup
 
     # The claims: the program's own output names each kernel's n-way conflicts.
     run = subprocess.run([o.program] + o.program_arg, capture_output=True, text=True)
@@ -103,33 +77,12 @@ def main():
         if m:
             claims[m.group(1)] = (int(m.group(3)), int(m.group(4)))
 
-    with tempfile.TemporaryDirectory() as d:
-        report = os.path.join(d, "bank_conflicts")
-        prof = subprocess.run([ncu, "--clock-control", "none", "--kernel-name", "regex:" + o.kernels,
-                               "--metrics", ",".join(METRICS.values()), "-f", "-o", report, o.program] + o.program_arg,
-                              capture_output=True, text=True)
-        if prof.returncode != 0:
-            print(prof.stdout[-3000:] + prof.stderr[-3000:])
-            print(f"FAIL: ncu exited {prof.returncode}")
-            return 1
-        raw = subprocess.run([ncu, "--import", report + ".ncu-rep", "--csv", "--page", "raw",
-                              "--print-units", "base", "--print-kernel-base", "function"],
-                             capture_output=True, text=True)
-    if raw.returncode != 0:
-        print(raw.stdout[-3000:] + raw.stderr[-3000:])
-        return 1
-    rows = list(csv.reader(io.StringIO(raw.stdout)))
-    header = rows[0]
-    name_col = header.index("Kernel Name")
-    cols = {k: header.index(m) for k, m in METRICS.items()}
-    table = []
-    for r in rows[2:]:  # rows[1] holds the units
-        if len(r) != len(header):
-            continue
-        table.append([r[name_col]] + [number(r[cols[k]]) for k in METRICS])
+    prof = profile(ncu, [o.program] + o.program_arg, "regex:" + o.kernels, METRICS)
+    if isinstance(prof, int):
+        return prof
+    table = [[name] + [v[k] for k in METRICS] for name, v in prof.kernels]
 
-    out = o.csv or os.path.join(o.csv_dir, slug, o.name + ".csv")
-    os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
+    out = csv_path(o, slug, o.name)
     with open(out, "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
         w.writerow(["kernel"] + list(METRICS))

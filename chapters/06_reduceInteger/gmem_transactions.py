@@ -24,13 +24,12 @@ Exit: 0 pass, 1 fail, 77 skip (no GPU, or no ncu; with WORKBOOK_STRICT=1 a skip 
 """
 import argparse
 import csv
-import io
 import os
 import re
-import shutil
-import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+from ncu_util import csv_path, parse, profile, start  # noqa: E402  (scripts/ncu_util.py)
 
 METRICS = {
     "ld_sectors": "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
@@ -50,19 +49,6 @@ WORD = 4
 # 004's Nsight Compute table ("global load transactions", "global store transactions").
 SOURCE = {"reduceGmem": (8912896, 4325376), "reduceSmem": (2097152, 131072),
           "reduceSmemUnroll": (2097152, 32768)}
-
-
-def number(s):
-    return int(float(s.replace(",", "")))
-
-
-def skip(reason):
-    """77 (skipped), or 1 with the reason under WORKBOOK_STRICT=1."""
-    if os.environ.get("WORKBOOK_STRICT", "") not in ("", "0"):
-        print("FAIL (WORKBOOK_STRICT): this test would skip: " + reason)
-        return 1
-    print("SKIPPED: " + reason)
-    return 77
 
 
 def warp_access(first_word, lanes=32):
@@ -103,55 +89,16 @@ def expected(kernel, launched_grid):
 
 
 def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--program", required=True)
-    p.add_argument("--probe")
-    p.add_argument("--ncu", default="")
-    p.add_argument("--csv")
-    p.add_argument("--csv-dir")
-    p.add_argument("--check", action="store_true")
-    o = p.parse_args()
-    if not o.csv and not o.csv_dir:
-        p.error("give --csv FILE or --csv-dir DIR")
+    o = parse(argparse.ArgumentParser())
+    setup = start(o)
+    if isinstance(setup, int):
+        return setup
+    slug, ncu = setup
 
-    slug = "gpu"
-    if o.probe:
-        probe = subprocess.run([o.probe], capture_output=True, text=True)
-        if probe.returncode == 77:
-            return skip(probe.stderr.strip())
-        slug = probe.stdout.split()[-1] if probe.stdout.split() else slug
-    ncu = o.ncu or shutil.which("ncu") or ""
-    if not ncu or not os.path.exists(ncu):
-        return skip("Nsight Compute (ncu) not found")
-
-    regex = "regex:^(" + "|".join(KERNELS) + ")$"
-    with tempfile.TemporaryDirectory() as d:
-        report = os.path.join(d, "gmem")
-        prof = subprocess.run([ncu, "--clock-control", "none", "--kernel-name", regex,
-                               "--metrics", ",".join(METRICS.values()), "-f", "-o", report,
-                               o.program, "--profile"], capture_output=True, text=True)
-        if prof.returncode == 77 or "SKIP:" in prof.stderr:
-            return skip(prof.stderr.strip().splitlines()[-1])
-        if prof.returncode != 0:
-            print(prof.stdout[-3000:] + prof.stderr[-3000:])
-            print(f"FAIL: ncu (or the program under it) exited {prof.returncode}")
-            return 1
-        raw = subprocess.run([ncu, "--import", report + ".ncu-rep", "--csv", "--page", "raw",
-                              "--print-units", "base", "--print-kernel-base", "function"],
-                             capture_output=True, text=True)
-    if raw.returncode != 0:
-        print(raw.stdout[-3000:] + raw.stderr[-3000:])
-        return 1
-    rows = list(csv.reader(io.StringIO(raw.stdout)))
-    header = rows[0]
-    name_col = header.index("Kernel Name")
-    cols = {k: header.index(m) for k, m in METRICS.items()}
-    measured = {}
-    for r in rows[2:]:  # rows[1] holds the units
-        if len(r) != len(header):
-            continue
-        name = re.sub(r"\(.*$", "", r[name_col]).strip()
-        measured[name] = {k: number(r[c]) for k, c in cols.items()}
+    prof = profile(ncu, [o.program, "--profile"], "regex:^(" + "|".join(KERNELS) + ")$", METRICS)
+    if isinstance(prof, int):
+        return prof
+    measured = {re.sub(r"\(.*$", "", name).strip(): v for name, v in prof.kernels}
 
     keys = ["ld_sectors", "ld_requests", "st_sectors", "st_requests"]
     table, failures = [], []
@@ -173,8 +120,7 @@ def main():
             failures.append(f"{k}: sectors ld {m['ld_sectors']:,} / st {m['st_sectors']:,} differ from 004's "
                             f"{SOURCE[k][0]:,} / {SOURCE[k][1]:,}")
 
-    out = o.csv or os.path.join(o.csv_dir, slug, "reduceInteger_transactions.csv")
-    os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
+    out = csv_path(o, slug, "reduceInteger_transactions")
     with open(out, "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
         w.writerow(["kernel", "grid", "block"] + keys + ["expected_" + x for x in keys] +

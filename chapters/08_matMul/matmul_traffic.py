@@ -33,13 +33,12 @@ Exit: 0 pass, 1 fail, 77 skip (no GPU, or no ncu; with WORKBOOK_STRICT=1 a skip 
 """
 import argparse
 import csv
-import io
 import os
 import re
-import shutil
-import subprocess
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+from ncu_util import csv_path, parse, profile, start  # noqa: E402  (scripts/ncu_util.py)
 
 METRICS = {
     "warp_loads": "smsp__sass_inst_executed_op_global_ld.sum",
@@ -55,19 +54,6 @@ THREAD_LOADS = "smsp__sass_thread_inst_executed_op_global_ld_pred_on.sum"
 KERNELS = "regex:MatMulKernel|sgemm[A-Z]"
 
 
-def number(s):
-    return int(float(s.replace(",", "")))
-
-
-def skip(reason):
-    """77 (skipped), or 1 with the reason under WORKBOOK_STRICT=1."""
-    if os.environ.get("WORKBOOK_STRICT", "") not in ("", "0"):
-        print("FAIL (WORKBOOK_STRICT): this test would skip: " + reason)
-        return 1
-    print("SKIPPED: " + reason)
-    return 77
-
-
 def label(demangled):
     """gmem::MatMulKernel(gmem::Matrix, ...) -> MatMulKernel_gmem; sgemmVec4<true>(...) -> sgemmVec4."""
     m = re.match(r"(?:void )?(?:(\w+)::)?(\w+)", demangled)
@@ -78,73 +64,36 @@ def label(demangled):
 
 
 def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--program", required=True)
-    p.add_argument("--probe")
-    p.add_argument("--ncu", default="")
-    p.add_argument("--csv")
-    p.add_argument("--csv-dir")
-    p.add_argument("--check", action="store_true")
-    o = p.parse_args()
-    if not o.csv and not o.csv_dir:
-        p.error("give --csv FILE or --csv-dir DIR")
+    o = parse(argparse.ArgumentParser())
+    setup = start(o)
+    if isinstance(setup, int):
+        return setup
+    slug, ncu = setup
 
-    slug = "gpu"
-    if o.probe:
-        probe = subprocess.run([o.probe], capture_output=True, text=True)
-        if probe.returncode == 77:
-            return skip(probe.stderr.strip())
-        slug = probe.stdout.split()[-1] if probe.stdout.split() else slug
-    ncu = o.ncu or shutil.which("ncu") or ""
-    if not ncu or not os.path.exists(ncu):
-        return skip("Nsight Compute (ncu) not found")
-
-    with tempfile.TemporaryDirectory() as d:
-        report = os.path.join(d, "matmul")
-        prof = subprocess.run([ncu, "--clock-control", "none", "--cache-control", "all", "--kernel-name", KERNELS,
-                               "--metrics", ",".join(list(METRICS.values()) + [THREAD_LOADS]), "-f", "-o", report, o.program, "--profile"],
-                              capture_output=True, text=True)
-        if prof.returncode == 77 or "exited with code 77" in prof.stdout + prof.stderr:
-            return skip(prof.stderr.strip().splitlines()[-1] if prof.stderr.strip() else "the program skipped")
-        if prof.returncode != 0:
-            print(prof.stdout[-3000:] + prof.stderr[-3000:])
-            print(f"FAIL: ncu (or matMul --profile under it) exited {prof.returncode}")
-            return 1
-        m = re.search(r"^profile n (\d+)$", prof.stdout, re.M)
-        if not m:
-            print(prof.stdout[-3000:])
-            print("FAIL: matMul --profile did not say its size ('profile n N')")
-            return 1
-        n = int(m.group(1))
-        raw = subprocess.run([ncu, "--import", report + ".ncu-rep", "--csv", "--page", "raw", "--print-units", "base",
-                              "--print-kernel-base", "demangled"], capture_output=True, text=True)
-    if raw.returncode != 0:
-        print(raw.stdout[-3000:] + raw.stderr[-3000:])
+    prof = profile(ncu, [o.program, "--profile"], KERNELS, METRICS, optional={"thread_loads": THREAD_LOADS},
+                   ncu_args=["--cache-control", "all"], kernel_base="demangled")
+    if isinstance(prof, int):
+        return prof
+    m = re.search(r"^profile n (\d+)$", prof.stdout, re.M)
+    if not m:
+        print(prof.stdout[-3000:])
+        print("FAIL: matMul --profile did not say its size ('profile n N')")
         return 1
-    rows = list(csv.reader(io.StringIO(raw.stdout)))
-    header = rows[0]
-    name_col = header.index("Kernel Name")
-    missing = [mt for mt in METRICS.values() if mt not in header]
-    if missing:
-        print("FAIL: ncu reported no " + ", ".join(missing) + " (columns: " + ", ".join(header) + ")")
-        return 1
-    cols = {k: header.index(mt) for k, mt in METRICS.items()}
+    n = int(m.group(1))
+    measured_threads = all("thread_loads" in v for _, v in prof.kernels)
     table = []
-    for r in rows[2:]:  # rows[1] holds the units
-        if len(r) != len(header):
-            continue
-        v = [number(r[cols[k]]) for k in METRICS]
-        threads = number(r[header.index(THREAD_LOADS)]) if THREAD_LOADS in header else 32 * v[0]
-        table.append([label(r[name_col]), n, v[0], threads] + v[1:])
+    for name, v in prof.kernels:
+        values = [v[k] for k in METRICS]
+        threads = v["thread_loads"] if "thread_loads" in v else 32 * values[0]
+        table.append([label(name), n, values[0], threads] + values[1:])
 
-    out = o.csv or os.path.join(o.csv_dir, slug, "matMul_traffic.csv")
-    os.makedirs(os.path.dirname(out) or ".", exist_ok=True)
+    out = csv_path(o, slug, "matMul_traffic")
     with open(out, "w", newline="") as f:
         w = csv.writer(f, lineterminator="\n")
         w.writerow(["kernel", "n", "warp_loads", "thread_loads"] + list(METRICS)[1:])
         w.writerows(table)
     print(f"wrote {out}")
-    print("thread_loads: " + ("measured (" + THREAD_LOADS + ")" if THREAD_LOADS in header else "32 x warp_loads"))
+    print("thread_loads: " + ("measured (" + THREAD_LOADS + ")" if measured_threads else "32 x warp_loads"))
 
     ab_floats = 2 * n * n  # elements of A plus B
     print(f"n = {n}: each quantity as 'times A and B are read' = quantity / (2 n^2 floats)")
