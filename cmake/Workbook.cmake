@@ -145,7 +145,7 @@ function(workbook_chapter name)
   list(JOIN bench ", " bench)
   get_filename_component(dir ${CMAKE_CURRENT_SOURCE_DIR} NAME)
   set_property(GLOBAL APPEND PROPERTY WORKBOOK_MANIFEST
-    "{\"name\": \"${name}\", \"chapter\": \"${dir}\", \"program\": \"${prog}\", \"min_sm\": ${WB_MIN_SM}, \"bench_args\": [${bench}]}")
+    "{\"name\": \"${name}\", \"chapter\": \"${dir}\", \"program\": \"${prog}\", \"bench_args\": [${bench}]}")
   set_property(GLOBAL APPEND PROPERTY WORKBOOK_PROGRAMS ${name})
 endfunction()
 

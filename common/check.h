@@ -14,24 +14,43 @@
 #include <cstdlib>
 #include <string>
 
+// The chapter's floor, from workbook_chapter(... MIN_SM NN) in cmake/Workbook.cmake; 0 = any GPU
+// that CUDA 13 supports. WB_MIN_SM_WHY says what needs it ("thread-block clusters").
+#ifndef WB_MIN_SM
+#define WB_MIN_SM 0
+#endif
+#ifndef WB_MIN_SM_WHY
+#define WB_MIN_SM_WHY nullptr
+#endif
+#ifndef WB_CUDA_ARCHS  // what this program was built for (CMAKE_CUDA_ARCHITECTURES)
+#define WB_CUDA_ARCHS "unknown"
+#endif
+
 namespace wb {
 
 enum ExitCode : int { kPass = 0, kFail = 1, kBadInput = 2, kSkip = 77 };
 
-[[noreturn]] inline void skip(const std::string& reason);
-[[noreturn]] inline void skip_no_image(cudaError_t err);
-inline bool no_image_error(cudaError_t err);
+[[noreturn]] inline void skip(const std::string& reason) {
+  std::fprintf(stderr, "SKIP: %s\n", reason.c_str());
+  std::exit(kSkip);
+}
+
+// Errors that mean "this build cannot run on this GPU or driver": a skip with what to do, not a
+// failure of the lesson.
+inline bool no_image_error(cudaError_t err) {
+  return err == cudaErrorNoKernelImageForDevice || err == cudaErrorUnsupportedPtxVersion ||
+         err == cudaErrorInvalidKernelImage;
+}
+[[noreturn]] inline void skip_no_image(cudaError_t err) {
+  skip(std::string("this build has no kernel image this GPU can run (") + cudaGetErrorName(err) +
+       "; built for CUDA architectures " WB_CUDA_ARCHS "): rebuild with -DCMAKE_CUDA_ARCHITECTURES=native");
+}
 
 [[noreturn]] inline void cuda_fail(cudaError_t err, const char* call, const char* file, int line) {
   if (no_image_error(err)) skip_no_image(err);
   std::fprintf(stderr, "%s:%d: CUDA error %s (%s) in %s\n", file, line, cudaGetErrorName(err),
                cudaGetErrorString(err), call);
   std::exit(kFail);
-}
-
-[[noreturn]] inline void skip(const std::string& reason) {
-  std::fprintf(stderr, "SKIP: %s\n", reason.c_str());
-  std::exit(kSkip);
 }
 
 [[noreturn]] inline void bad_input(const std::string& message) {
@@ -49,18 +68,6 @@ inline bool no_image_error(cudaError_t err);
 
 #define CUDA_CHECK_LAUNCH() CUDA_CHECK(cudaGetLastError())
 
-// The chapter's floor, from workbook_chapter(... MIN_SM NN) in cmake/Workbook.cmake; 0 = any GPU
-// that CUDA 13 supports. WB_MIN_SM_WHY says what needs it ("thread-block clusters").
-#ifndef WB_MIN_SM
-#define WB_MIN_SM 0
-#endif
-#ifndef WB_MIN_SM_WHY
-#define WB_MIN_SM_WHY nullptr
-#endif
-#ifndef WB_CUDA_ARCHS  // what this program was built for (CMAKE_CUDA_ARCHITECTURES)
-#define WB_CUDA_ARCHS "unknown"
-#endif
-
 #ifdef __CUDACC__
 // An empty kernel, compiled like every kernel of the program: if the runtime has no image of it
 // for this GPU (no SASS for it and no PTX that JITs to it), neither has any other kernel.
@@ -73,16 +80,6 @@ inline std::string sm_of(const cudaDeviceProp& prop) {
   return "sm_" + std::to_string(prop.major * 10 + prop.minor);
 }
 
-// Errors that mean "this build cannot run on this GPU or driver": a skip with what to do, not a
-// failure of the lesson.
-inline bool no_image_error(cudaError_t err) {
-  return err == cudaErrorNoKernelImageForDevice || err == cudaErrorUnsupportedPtxVersion ||
-         err == cudaErrorInvalidKernelImage;
-}
-[[noreturn]] inline void skip_no_image(cudaError_t err) {
-  skip(std::string("this build has no kernel image this GPU can run (") + cudaGetErrorName(err) +
-       "; built for CUDA architectures " WB_CUDA_ARCHS "): rebuild with -DCMAKE_CUDA_ARCHITECTURES=native");
-}
 
 // Exit 77 with a one-line reason unless a CUDA device of at least compute capability
 // min_major.min_minor is present and this build has a kernel image for it. The defaults are the
