@@ -7,8 +7,9 @@
 
 namespace wb {
 
-// The butterfly: after the step with mask m every lane holds the sum over its aligned group of 2m
-// lanes, so after 16, 8, 4, 2, 1 every lane holds the warp's sum. All 32 lanes must call it.
+// The butterfly: after the step with mask m, lane l holds the sum over the 32/m lanes whose low
+// log2(m) bits equal l's (after 16: l and l^16), so after 16, 8, 4, 2, 1 every lane holds the warp's
+// sum (chapter 04's butterfly_lanes prints the sets). All 32 lanes must call it.
 __device__ __forceinline__ unsigned warp_sum(unsigned v) {
 #pragma unroll
   for (int mask = 16; mask > 0; mask >>= 1) v += __shfl_xor_sync(0xffffffffu, v, mask);

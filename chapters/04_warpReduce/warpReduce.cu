@@ -51,9 +51,10 @@ __global__ void warpReduce(int* out) {
   int laneId = threadIdx.x & 0x1f;
   // Seed starting value as inverse lane ID
   int value = 31 - laneId;
-  // Use XOR mode to perform butterfly reduction: after the step with laneMask i, every lane
-  // holds the sum over its aligned group of 2*i lanes, so after 16, 8, 4, 2, 1 all lanes hold
-  // the warp's total (not only lane 0, as a shift-down reduction would).
+  // Use XOR mode to perform butterfly reduction: after the step with laneMask i, lane l holds
+  // the sum over the 32/i lanes whose low log2(i) bits equal l's (after 16: l and l^16), so after
+  // 16, 8, 4, 2, 1 all lanes hold the warp's total (not only lane 0, as a shift-down reduction
+  // would). butterfly_lanes.cpp prints these sets.
   for (int i = 16; i >= 1; i /= 2) value += __shfl_xor_sync(kFull, value, i, 32);
   out[threadIdx.x] = value;
 }
