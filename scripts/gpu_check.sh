@@ -21,9 +21,14 @@
 #            compute-sanitizer, transpose wavefronts, reduceInteger and matMul global traffic
 # Everything it produces lands in $OUT/gpu_results.tgz (plus ctest.log beside it): env.txt,
 # configure/build logs, ctest.log, workbook.log, expected_outputs/, results/<gpu>/*.csv, plots/.
-# Usage on the device machine:  RECORD=1 bash scripts/gpu_check.sh
-#                               STEPS="build ctest" bash scripts/gpu_check.sh   (one device call)
-#                               STEPS="build bench extras" bash scripts/gpu_check.sh   (the next)
+# The steps run in the order above, whatever the order in STEPS. A device call is limited to
+# 10 minutes, so split them, on one warm machine (build/ stays between calls):
+#   STEPS="test_command" bash scripts/gpu_check.sh                 (fresh build and every test)
+#   STEPS="serial_vs_parallel old_arch" bash scripts/gpu_check.sh  (reuses that build/)
+#   STEPS="build bench extras" bash scripts/gpu_check.sh
+# To re-record golden files first: RECORD=1 STEPS="build record ctest" bash scripts/gpu_check.sh
+# Also in $OUT/res: test_command.txt, serial_vs_parallel.txt and old_arch.log, which go to
+# plots/data/<gpu>/logs/ beside ctest.log.
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu_out}
 RES=$OUT/res
@@ -38,6 +43,7 @@ cd "$(dirname "$0")/.."
   for t in compute-sanitizer ncu; do echo "$t: $(command -v $t || ls /usr/local/cuda/bin/$t 2>/dev/null)"; done
   python3 -c 'import matplotlib; print("matplotlib", matplotlib.__version__)' 2>&1 | tail -1
   ls /usr/lib/x86_64-linux-gnu/cmake/GTest 2>/dev/null | head -1 || echo "no GTest"
+  echo "ninja $(ninja --version 2>/dev/null || echo 'not found')"; echo "cores $(nproc)"
 } > "$RES/env.txt" 2>&1
 cat "$RES/env.txt"
 
