@@ -11,7 +11,8 @@
 #
 # Where the sm_90 machine code comes from:
 #   * CMAKE_CUDA_ARCHITECTURES lists 90 or 90-real (the default without a GPU, "75-virtual;90", and
-#     CI's every-architecture build): the program itself carries it, and the test reads the program.
+#     CI's every-architecture build), or is "native" on an sm_90 GPU: the program itself carries
+#     it, and the test reads the program.
 #   * anything else ("native" on a learner's sm_86, say): the chapter's source is compiled once more,
 #     for sm_90 only, into an object library <name>_sm90 (built with the program, never linked)
 #     with the program's own include folders, definitions and options, and the test reads that.
@@ -26,7 +27,11 @@ if(NOT WORKBOOK_CUOBJDUMP)
 endif()
 
 set(WORKBOOK_SASS_FROM_PROGRAM OFF)
-foreach(_arch IN LISTS CMAKE_CUDA_ARCHITECTURES)
+set(_wb_archs ${CMAKE_CUDA_ARCHITECTURES})
+if("native" IN_LIST _wb_archs)  # "native" on an H100 or H200 is 90-real (CMake 3.24+ detects it)
+  list(APPEND _wb_archs ${CMAKE_CUDA_ARCHITECTURES_NATIVE})
+endif()
+foreach(_arch IN LISTS _wb_archs)
   if(_arch MATCHES "^90(-real)?$")
     set(WORKBOOK_SASS_FROM_PROGRAM ON)
   endif()

@@ -12,30 +12,62 @@
 #                                 the chapter needs compute capability NN (e.g. 90 for clusters): its
 #                                 newer code is guarded at compile time, so it builds for every
 #                                 architecture, and on an older GPU the program exits 77 saying
-#                                 "<MIN_SM_WHY> need sm_NN; this GPU (...) is sm_MM"
+#                                 "<MIN_SM_WHY> need sm_NN; this GPU (...) is sm_MM". It also exits
+#                                 77 when the image the runtime picked was compiled for a virtual
+#                                 architecture below NN (e.g. a 75-virtual build JIT-compiled on an
+#                                 H100), where the guarded code is compiled out (common/check.h).
+#                                 Give every chapter with `#if __CUDA_ARCH__ >= ...` code its floor.
 #     [SASS <file>]               expectations on the compiled sm_90 machine code (scripts/sass_check.py)
 # )
 #
 # Tests (labels in brackets):
-#   <name>.golden [gpu]            run, require exit 0, stdout == expected_outputs/<name>.txt (diff if not)
-#   <name>.determinism [gpu]       two runs give byte-identical stdout
+#   <name>.golden [gpu]            run twice; require exit 0 both times and each stdout ==
+#                                  expected_outputs/<name>.txt (diff if not): a golden output that
+#                                  changes from run to run fails here
 #   <name>.model [cpu]             the CPU model's stdout == the same golden file
 #   <name>.sass [sass, cpu]        (with SASS) the sm_90 SASS obeys the rules file, and the README's
 #                                  generated SASS block is current (cmake/Sass.cmake)
 #   <name>.<tool> [sanitize]       compute-sanitizer memcheck, racecheck, synccheck, initcheck
-#   <name>.badarg.* [cpu]          bad command lines exit 2 with a message (no GPU needed): an unknown
-#                                  flag; a benchmark option without --bench; malformed --n values
-#   <name>.badarg.n_too_big [gpu]  an --n beyond device memory exits 2
+#   <name>.badarg.unknown_flag [cpu]  an unknown flag exits 2 with a message (no GPU needed); the
+#                                  generic parsing rules of common/args.h (malformed numbers, options
+#                                  given twice, empty values, unwritable folders, ...) are tested
+#                                  once, by args.unit (tests/args_test.cpp), not in every chapter
+#   <name>.badarg.n_zero [cpu]     (TAKES_N) --n 0 is out of the program's range
+#   <name>.badarg.n_too_big [gpu]  (TAKES_N) an --n beyond device memory exits 2
 # A chapter adds its Nsight Compute test with workbook_ncu_test() (below).
 # Exit code 77 (no GPU, or a GPU without what the chapter needs) is reported as skipped, except in
-# strict mode (-DWORKBOOK_STRICT=ON, or WORKBOOK_STRICT=1 in the environment of ctest): there any
+# strict mode (WORKBOOK_STRICT, or WORKBOOK_STRICT=1 in the environment of ctest): there any
 # test that would skip fails and says why, so that a green run on a GPU machine means every test ran.
+# Strict mode is on by default when configure sees a GPU (nvidia-smi lists one): a machine with a
+# GPU and a broken driver must not report "100% tests passed". -DWORKBOOK_STRICT=OFF turns it off.
+#
+# Parallel tests. ctest runs tests in parallel under the resource spec build/ctest_resources.json,
+# written here at configure time with one `cpu` slot per logical core of this machine; every test
+# takes one slot (RESOURCE_GROUPS cpu:1, set for every test of a directory at its end), so the test
+# preset's large "jobs" is only a cap and the machine's cores decide (CMake 3.25 presets take no
+# "as many jobs as cores"). Tests that read hardware counters (label ncu) are RUN_SERIAL: a counter
+# such as L2 sectors counts every kernel on the GPU, so nothing else may run beside them (a
+# RESOURCE_LOCK would only keep apart the tests that name the same lock). Long tests get a COST
+# so that they start first.
 
 get_filename_component(WORKBOOK_ROOT ${CMAKE_CURRENT_LIST_DIR}/.. ABSOLUTE)
 set(WORKBOOK_RUNNER ${WORKBOOK_ROOT}/tests/wbtest.py)
 set(WORKBOOK_EXPECTED_DIR ${WORKBOOK_ROOT}/expected_outputs)
 set(CMAKE_RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
-option(WORKBOOK_STRICT "A test that would skip fails instead (for GPU machines)" OFF)
+if(NOT DEFINED WORKBOOK_GPU_SEEN)
+  set(WORKBOOK_GPU_SEEN OFF)
+endif()
+option(WORKBOOK_STRICT "A test that would skip fails instead (default: ON when configure sees a GPU)"
+       ${WORKBOOK_GPU_SEEN})
+message(STATUS "Workbook: strict mode (a skip fails) ${WORKBOOK_STRICT}")
+
+# One cpu slot per logical core: the test preset reads this file (resourceSpecFile).
+cmake_host_system_information(RESULT WORKBOOK_CORES QUERY NUMBER_OF_LOGICAL_CORES)
+if(NOT WORKBOOK_CORES GREATER 0)
+  set(WORKBOOK_CORES 1)
+endif()
+file(WRITE ${CMAKE_BINARY_DIR}/ctest_resources.json
+     "{\"version\": {\"major\": 1, \"minor\": 0},\n \"local\": [{\"cpu\": [{\"id\": \"0\", \"slots\": ${WORKBOOK_CORES}}]}]}\n")
 string(REPLACE ";" " " WORKBOOK_ARCHS_TEXT "${CMAKE_CUDA_ARCHITECTURES}")
 include(${CMAKE_CURRENT_LIST_DIR}/Sass.cmake)  # workbook_sass_test(): the `sass` tests (SASS option)
 
@@ -48,9 +80,51 @@ foreach(_tool COMPUTE_SANITIZER NCU)
   endif()
 endforeach()
 
+# At the end of each directory that registers tests through these functions: every test of the
+# directory without RESOURCE_GROUPS takes one cpu slot; ncu tests run alone; long tests get a COST
+# (seconds, roughly their time on an H100 alone) so that ctest starts them first. ctest keeps the
+# measured times in build/Testing/Temporary/CTestCostData.txt and uses those from the second run on.
+function(_workbook_directory_resources)
+  get_property(tests DIRECTORY PROPERTY TESTS)
+  foreach(t IN LISTS tests)
+    get_test_property(${t} RESOURCE_GROUPS groups)
+    if(NOT groups)
+      set_tests_properties(${t} PROPERTIES RESOURCE_GROUPS "cpu:1")
+    endif()
+    get_test_property(${t} LABELS labels)
+    get_test_property(${t} COST cost)
+    if(NOT labels)
+      set(labels "")
+    endif()
+    if("ncu" IN_LIST labels)
+      set_tests_properties(${t} PROPERTIES RUN_SERIAL ON)
+      set(default_cost 60)
+    elseif(t MATCHES "\\.racecheck$")
+      set(default_cost 30)
+    elseif("sanitize" IN_LIST labels)
+      set(default_cost 10)
+    elseif("gpu" IN_LIST labels)
+      set(default_cost 3)
+    else()
+      set(default_cost 0)
+    endif()
+    if(NOT cost AND default_cost)
+      set_tests_properties(${t} PROPERTIES COST ${default_cost})
+    endif()
+  endforeach()
+endfunction()
+function(_workbook_defer_resources)
+  get_property(done DIRECTORY PROPERTY WORKBOOK_RESOURCES_DEFERRED)
+  if(NOT done)
+    set_property(DIRECTORY PROPERTY WORKBOOK_RESOURCES_DEFERRED ON)
+    cmake_language(DEFER CALL _workbook_directory_resources)
+  endif()
+endfunction()
+
 # Every test that can skip goes through this: it maps exit 77 to "skipped", and in strict mode
 # tells the test (WORKBOOK_STRICT=1) to fail instead.
 function(_workbook_skippable name)
+  _workbook_defer_resources()
   set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77)
   if(WORKBOOK_STRICT)
     set_property(TEST ${name} APPEND PROPERTY ENVIRONMENT WORKBOOK_STRICT=1)
@@ -98,8 +172,7 @@ function(workbook_chapter name)
 
   set(prog $<TARGET_FILE:${name}>)
   set(probe $<TARGET_FILE:workbook_probe>)
-  _workbook_test(${name}.golden gpu golden --expected ${expected} -- ${prog})
-  _workbook_test(${name}.determinism gpu determinism -- ${prog})
+  _workbook_test(${name}.golden gpu golden --runs 2 --expected ${expected} -- ${prog})
   _workbook_test(${name}.model cpu golden --expected ${expected} -- $<TARGET_FILE:${name}_model>)
   foreach(tool memcheck racecheck synccheck initcheck)
     _workbook_test(${name}.${tool} sanitize sanitize --tool ${tool}
@@ -107,28 +180,12 @@ function(workbook_chapter name)
                    -- ${prog} ${WB_SANITIZE_ARGS})
   endforeach()
 
+  # The parsing rules every program shares are args.unit's (tests/args_test.cpp); here only that
+  # this program hands its command line to them, and its own limits.
   _workbook_test(${name}.badarg.unknown_flag cpu
                  exit-code --rc 2 "--stderr=unknown argument '--frobnicate'" -- ${prog} --frobnicate)
-  if(WB_BENCH_ARGS)  # a benchmark option without --bench is refused, not ignored
-    _workbook_test(${name}.badarg.csv_dir_without_bench cpu
-                   exit-code --rc 2 "--stderr=--csv-dir only applies with --bench" -- ${prog} --csv-dir out)
-    # Malformed command lines, refused before any GPU work (so these run without a GPU):
-    # a folder that cannot be created, an option's value that is another option, an empty value,
-    # an option given twice.
-    _workbook_test(${name}.badarg.csv_dir_unwritable cpu
-                   exit-code --rc 2 "--stderr=cannot create the folder" -- ${prog} --bench --csv-dir /proc/wb_forbidden/x)
-    _workbook_test(${name}.badarg.option_as_value cpu
-                   exit-code --rc 2 "--stderr=--csv-dir needs a value, not the option '--bench'" -- ${prog} --csv-dir --bench)
-    _workbook_test(${name}.badarg.empty_value cpu
-                   exit-code --rc 2 "--stderr=--csv-dir needs a value, not an empty one" -- ${prog} --bench --csv-dir=)
-    _workbook_test(${name}.badarg.repeated_option cpu
-                   exit-code --rc 2 "--stderr=--bench is given twice" -- ${prog} --bench --bench)
-  endif()
   if(WB_TAKES_N)
-    _workbook_test(${name}.badarg.n_abc cpu exit-code --rc 2 "--stderr=--n expects" -- ${prog} ${WB_N_ARGS} --n abc)
     _workbook_test(${name}.badarg.n_zero cpu exit-code --rc 2 "--stderr=out of range" -- ${prog} ${WB_N_ARGS} --n 0)
-    _workbook_test(${name}.badarg.n_negative cpu exit-code --rc 2 "--stderr=--n expects" -- ${prog} ${WB_N_ARGS} --n -5)
-    _workbook_test(${name}.badarg.n_missing cpu exit-code --rc 2 "--stderr=--n needs a value" -- ${prog} ${WB_N_ARGS} --n)
     _workbook_test(${name}.badarg.n_too_big gpu
                    exit-code --rc 2 "--stderr=bytes of device memory" -- ${prog} ${WB_N_ARGS} --n 2^38)
   endif()

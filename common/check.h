@@ -80,6 +80,24 @@ inline std::string sm_of(const cudaDeviceProp& prop) {
   return "sm_" + std::to_string(prop.major * 10 + prop.minor);
 }
 
+// The architecture floor of the code that will run. Code under `#if __CUDA_ARCH__ >= NNN` is
+// compiled per *virtual* architecture: a kernel built from compute_75 PTX has its sm_90 branch
+// removed, and when the driver JIT-compiles that PTX for an sm_90 GPU the kernel runs, without
+// error, doing nothing. cudaFuncGetAttributes tells which image the runtime picked for this GPU:
+// ptxVersion is the virtual architecture it was compiled for (major * 10 + minor: 75 for
+// compute_75, also for SASS built from it), binaryVersion the architecture of the machine code
+// that runs (the GPU's own after a JIT). A chapter whose guarded code needs sm_NN (MIN_SM) must
+// see ptxVersion >= NN. Returns "" when the image may run, else why not (a skip, exit 77).
+// ptxVersion 0 ("unknown", documented for cubins older than CUDA 3.0) is refused for such a chapter.
+inline std::string image_below_floor(int ptx_version, int binary_version, int min_sm) {
+  if (min_sm <= 0 || ptx_version >= min_sm) return "";
+  const std::string built = ptx_version > 0 ? "compute_" + std::to_string(ptx_version) : "an unknown architecture";
+  return "this program's kernels were compiled for " + built + " (running as sm_" + std::to_string(binary_version) +
+         " code), where the code that needs sm_" + std::to_string(min_sm) +
+         " is compiled out; built for CUDA architectures " WB_CUDA_ARCHS ": rebuild with "
+         "-DCMAKE_CUDA_ARCHITECTURES=native";
+}
+
 
 // Exit 77 with a one-line reason unless a CUDA device of at least compute capability
 // min_major.min_minor is present and this build has a kernel image for it. The defaults are the
@@ -104,6 +122,10 @@ inline cudaDeviceProp require_device(int min_major = WB_MIN_SM / 10, int min_min
   err = cudaFuncGetAttributes(&attr, wb_image_probe);
   if (no_image_error(err)) skip_no_image(err);
   CUDA_CHECK(err);
+  // The probe sits in the same translation unit as the chapter's kernels, so the runtime picks
+  // the same image (architecture) for it as for them.
+  const std::string below = image_below_floor(attr.ptxVersion, attr.binaryVersion, min_major * 10 + min_minor);
+  if (!below.empty()) skip(below);
 #endif
   std::fprintf(stderr, "device: %s, %s, %d SMs, %.1f GB, L2 %.0f MB, %zu bytes of shared memory per block (opt-in)\n",
                prop.name, sm_of(prop).c_str(), prop.multiProcessorCount, prop.totalGlobalMem / 1e9,

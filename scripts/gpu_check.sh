@@ -1,17 +1,34 @@
 #!/usr/bin/env bash
 # Everything that needs the GPU, in steps (STEPS, default all of them, in this order):
+#   test_command  the README's test command exactly as written, `cmake --workflow --preset default`,
+#            on a fresh build/ (configure, build, every test in parallel; strict mode is on because
+#            configure sees the GPU), timed: res/test_command.txt (wall_s=..., the slowest tests,
+#            any over 90 s), res/test_command.log, and its ctest output as res/ctest.log
 #   build    configure (strict mode) and build; a build/ left by an earlier call is reused
 #            (FRESH=1 starts over)
 #   record   re-record the golden files with update_expected (also when RECORD=1)
-#   ctest    the full ctest, sanitizer, ncu and sass labels included; strict: a skip fails
+#   ctest    the full ctest through the test preset (parallel, ncu tests alone), sanitizer, ncu and
+#            sass labels included; strict: a skip fails. Not needed after test_command, which ran it.
+#   serial_vs_parallel  rerun the gpu and ncu tests one at a time (ctest -j1) and compare with the
+#            parallel run before it (test_command or ctest): every test's result, and every cell of
+#            the Nsight Compute CSVs the ncu tests wrote (build/ncu/): res/serial_vs_parallel.txt
+#   old_arch build every program with -DCMAKE_CUDA_ARCHITECTURES=75-virtual (PTX only, compiled by
+#            the driver at load) into build-old/ and run each as its golden test does: one line per
+#            program in res/old_arch.log, rc=0 with stdout equal to its golden file, or rc=77 (the
+#            program refuses an image below its floor); any other outcome fails the step
 #   bench    the workbook run: every chapter's --bench, timing CSVs, bank-conflict counters, figures
 #   extras   counters and demonstrations that are not tests: the stencil race demo under
 #            compute-sanitizer, transpose wavefronts, reduceInteger and matMul global traffic
 # Everything it produces lands in $OUT/gpu_results.tgz (plus ctest.log beside it): env.txt,
 # configure/build logs, ctest.log, workbook.log, expected_outputs/, results/<gpu>/*.csv, plots/.
-# Usage on the device machine:  RECORD=1 bash scripts/gpu_check.sh
-#                               STEPS="build ctest" bash scripts/gpu_check.sh   (one device call)
-#                               STEPS="build bench extras" bash scripts/gpu_check.sh   (the next)
+# The steps run in the order above, whatever the order in STEPS. A device call is limited to
+# 10 minutes, so split them, on one warm machine (build/ stays between calls):
+#   STEPS="test_command" bash scripts/gpu_check.sh                 (fresh build and every test)
+#   STEPS="serial_vs_parallel old_arch" bash scripts/gpu_check.sh  (reuses that build/)
+#   STEPS="build bench extras" bash scripts/gpu_check.sh
+# To re-record golden files first: RECORD=1 STEPS="build record ctest" bash scripts/gpu_check.sh
+# Also in $OUT/res: test_command.txt, serial_vs_parallel.txt and old_arch.log, which go to
+# plots/data/<gpu>/logs/ beside ctest.log.
 set -uo pipefail
 OUT=${OUT:-$PWD/gpu_out}
 RES=$OUT/res
@@ -26,10 +43,11 @@ cd "$(dirname "$0")/.."
   for t in compute-sanitizer ncu; do echo "$t: $(command -v $t || ls /usr/local/cuda/bin/$t 2>/dev/null)"; done
   python3 -c 'import matplotlib; print("matplotlib", matplotlib.__version__)' 2>&1 | tail -1
   ls /usr/lib/x86_64-linux-gnu/cmake/GTest 2>/dev/null | head -1 || echo "no GTest"
+  echo "ninja $(ninja --version 2>/dev/null || echo 'not found')"; echo "cores $(nproc)"
 } > "$RES/env.txt" 2>&1
 cat "$RES/env.txt"
 
-STEPS=${STEPS:-build record ctest bench extras}
+STEPS=${STEPS:-test_command record serial_vs_parallel old_arch bench extras}
 [ "${RECORD:-0}" = 1 ] || STEPS=${STEPS/record/}
 has() { [[ " $STEPS " == *" $1 "* ]]; }
 rc=0
@@ -37,11 +55,49 @@ rc=0
 # Strict mode: on this machine every test must run; a skip (a broken driver, a missing
 # compute-sanitizer or ncu) fails the run and says why.
 export WORKBOOK_STRICT=1
+
+# The slowest tests of a ctest log, and how many ran over 90 s (the limit for an H100).
+slow_tests() {
+  python3 - "$1" <<'PY'
+import re, sys
+rows = re.findall(r"Test\s+#\d+: (\S+) \.+\s*\S.*?\s([\d.]+) sec", open(sys.argv[1], errors="replace").read())
+rows = sorted(((float(t), n) for n, t in rows), reverse=True)
+print("over_90s=" + str(sum(t > 90 for t, _ in rows)) + ("" if not rows else " (" + ", ".join(n for t, n in rows if t > 90) + ")"))
+for t, n in rows[:8]:
+    print(f"slowest: {n} {t:.2f} s")
+PY
+}
+
+if has test_command; then
+  # Exactly the README's command, on a fresh build/ (the copy on the device has no build yet or a
+  # stale one: both are removed). Its ctest output becomes ctest.log.
+  rm -rf build
+  start=$(date +%s.%N)
+  cmake --workflow --preset default > "$RES/test_command.log" 2>&1
+  tc_rc=$?
+  end=$(date +%s.%N)
+  [ $tc_rc = 0 ] || rc=1
+  {
+    echo "command=cmake --workflow --preset default"
+    echo "wall_s=$(python3 -c "print(round($end - $start, 1))")"
+    echo "exit=$tc_rc"
+    echo "cores=$(nproc)"
+    echo "gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)"
+    grep -E "tests passed|Total Test time" "$RES/test_command.log"
+    slow_tests "$RES/test_command.log"
+  } > "$RES/test_command.txt"
+  cat "$RES/test_command.txt"
+  # The test step's part of the log, for plots/data/<gpu>/logs/ctest.log.
+  sed -n '/^Test project/,$p' "$RES/test_command.log" > "$RES/ctest.log"
+  cp "$RES/ctest.log" "$OUT/ctest.log"
+  cp build/ctest-junit.xml "$RES/" 2>/dev/null
+fi
+
 if has build; then
   [ "${FRESH:-0}" = 1 ] && rm -rf build
   start=$(date +%s)
   cmake --preset default -DWORKBOOK_STRICT=ON > "$RES/configure.log" 2>&1 || { cat "$RES/configure.log"; exit 1; }
-  cmake --build --preset default -j 16 > "$RES/build.log" 2>&1 || { tail -50 "$RES/build.log"; exit 1; }
+  cmake --build --preset default > "$RES/build.log" 2>&1 || { tail -50 "$RES/build.log"; exit 1; }
   echo "build: $(( $(date +%s) - start )) s"
 fi
 
@@ -52,13 +108,46 @@ if has record; then
 fi
 
 if has ctest; then
-  # The README's test command's test step (the build above is its configure and build steps).
+  # The README's test command's test step (the build above is its configure and build steps):
+  # parallel by the test preset's resource spec (one slot per core), ncu tests alone.
   start=$(date +%s)
-  ctest --preset default -j 12 --timeout 900 > "$RES/ctest.log" 2>&1 || rc=1
+  ctest --preset default > "$RES/ctest.log" 2>&1 || rc=1
   tail -45 "$RES/ctest.log"
   echo "ctest: $(( $(date +%s) - start )) s"
+  slow_tests "$RES/ctest.log"
   cp "$RES/ctest.log" "$OUT/ctest.log"
   cp build/ctest-junit.xml "$RES/" 2>/dev/null
+fi
+
+if has serial_vs_parallel; then
+  # The parallel run's results: its JUnit file and the ncu CSVs (each ncu test rewrites its CSV).
+  rm -rf "$RES/ncu_parallel" "$RES/ncu_serial"
+  cp -r build/ncu "$RES/ncu_parallel" 2>/dev/null || mkdir -p "$RES/ncu_parallel"
+  cp build/ctest-junit.xml "$RES/parallel-junit.xml" 2>/dev/null
+  start=$(date +%s)
+  ctest --test-dir build -L '^(gpu|ncu)$' -j 1 --output-on-failure --output-junit "$RES/serial-junit.xml" \
+    > "$RES/ctest_serial.log" 2>&1 || rc=1
+  echo "serial gpu+ncu tests: $(( $(date +%s) - start )) s"
+  cp -r build/ncu "$RES/ncu_serial" 2>/dev/null || mkdir -p "$RES/ncu_serial"
+  python3 scripts/compare_runs.py --parallel-junit "$RES/parallel-junit.xml" --serial-junit "$RES/serial-junit.xml" \
+    --parallel-csv "$RES/ncu_parallel" --serial-csv "$RES/ncu_serial" > "$RES/serial_vs_parallel.txt" 2>&1 || rc=1
+  cat "$RES/serial_vs_parallel.txt"
+fi
+
+if has old_arch; then
+  # A PTX-only build for compute_75: kernels whose code needs a newer GPU are compiled out of it, and
+  # the driver JIT-compiles it for this GPU. Each program must print its golden output or exit 77.
+  start=$(date +%s)
+  { cmake -S . -B build-old -G Ninja -DCMAKE_CUDA_ARCHITECTURES=75-virtual -DWORKBOOK_STRICT=OFF &&
+    cmake --build build-old --target programs; } > "$RES/old_arch_build.log" 2>&1
+  if [ $? != 0 ]; then
+    tail -40 "$RES/old_arch_build.log"; echo "old_arch: build FAILED" | tee "$RES/old_arch.log"; rc=1
+  else
+    python3 scripts/compare_runs.py --old-arch build-old/workbook_manifest.json --expected expected_outputs \
+      > "$RES/old_arch.log" 2>&1 || rc=1
+    cat "$RES/old_arch.log"
+  fi
+  echo "old_arch: $(( $(date +%s) - start )) s"
 fi
 
 if has bench; then

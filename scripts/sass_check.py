@@ -26,6 +26,14 @@ The rules file, one rule per line ('#' starts a comment):
   <why>     the README shows each rule that has one, with the SASS lines it matched (a few); a rule
             without one is checked all the same.
 
+Compiler version. Exact counts ("5 SHFL.BFLY") are what one nvcc made of the source; another
+version may unroll, fuse or schedule differently. The rules hold for the nvcc they were recorded
+with: RULES_NVCC below (major.minor), or a line `nvcc X.Y` in the rules file. Under that nvcc every
+rule is checked as written. Under another, the test says so on its first line and every exact count
+is checked as a lower bound ("5 SHFL.BFLY" as "at least 5"); "at least", "at most", "lacks", "all ...
+before" and "no spill" are checked as written. An nvcc whose version cannot be read is treated as
+another.
+
 Example (chapters/04_warpReduce/warpReduce.sass):
 
     warpReduce | has 5 SHFL.BFLY | The loop over 16, 8, 4, 2, 1 is unrolled into five butterflies.
@@ -57,6 +65,7 @@ import shutil
 import subprocess
 import sys
 
+RULES_NVCC = "13.0"  # the nvcc (major.minor) that the committed rules files were recorded with
 BEGIN = "<!-- sass:begin"
 END = "<!-- sass:end -->"
 MAX_LINES = 6  # SASS lines shown per rule in the README
@@ -227,9 +236,12 @@ class Pattern:
             r"(^|[\s,\[])" + re.escape(self.operand) + r"($|[\s,\]\[.])", operands) is not None
 
     def ok(self, n):
-        return {"==": n == self.count, ">=": n >= self.count, "<=": n <= self.count}[self.cmp]
+        cmp = ">=" if self.cmp == "==" and RELAX_EXACT else self.cmp
+        return {"==": n == self.count, ">=": n >= self.count, "<=": n <= self.count}[cmp]
 
     def wanted(self):
+        if self.cmp == "==" and RELAX_EXACT:
+            return f"at least {self.count} (exactly {self.count} under nvcc {RULES_NVCC})"
         return {"==": f"exactly {self.count}", ">=": f"at least {self.count}", "<=": f"at most {self.count}"}[self.cmp]
 
 
@@ -302,12 +314,20 @@ def related(k, p):
     return f"; it has no {base} at all. Its opcodes: " + ", ".join(f"{m} x{c}" for m, c in sorted(counts.items()))
 
 
+RELAX_EXACT = False  # set by main() when this nvcc is not the one the rules were recorded with
+
+
 def read_rules(path):
-    rules = []
+    """The rules of a file, and the nvcc (major.minor) they hold for: its `nvcc X.Y` line, else RULES_NVCC."""
+    rules, recorded = [], RULES_NVCC
     with open(path, encoding="utf-8") as f:
         for lineno, raw in enumerate(f, 1):
             line = raw.rstrip("\n")
             if not line.strip() or line.lstrip().startswith("#"):
+                continue
+            m = re.match(r"^\s*nvcc\s+(\d+\.\d+)\s*$", line)
+            if m:
+                recorded = m.group(1)
                 continue
             cells = [c.strip() for c in line.split("|", 2)]
             if len(cells) < 2 or not cells[0] or not cells[1]:
@@ -318,7 +338,7 @@ def read_rules(path):
                 raise ValueError(f"{path}: {e}") from None
     if not rules:
         raise ValueError(f"{path}: no rules")
-    return rules
+    return rules, recorded
 
 
 def check_rules(rules, kernels, path):
@@ -491,10 +511,17 @@ def main():
     if not o.rules:
         p.error("--rules is required (or --list / --dump)")
     try:
-        rules = read_rules(o.rules)
+        rules, recorded = read_rules(o.rules)
     except ValueError as e:
         fail_exit(str(e))
     version = nvcc_version(o.nvcc_version, o.cuda_bin)
+    global RULES_NVCC, RELAX_EXACT
+    RULES_NVCC = recorded
+    if major_minor(version) != recorded:
+        RELAX_EXACT = True
+        exact = sum(p.cmp == "==" for r in rules for p in r.patterns)
+        print(f"note: {os.path.basename(o.rules)} was recorded with nvcc {recorded}; this is nvcc {version}: "
+              f"its {exact} exact instruction counts are checked as lower bounds, every other rule as written")
     md = markdown(rules, kernels, o.rules, version, o.arch)
 
     if o.markdown:

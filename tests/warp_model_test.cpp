@@ -2,7 +2,7 @@
 // the source material published (002's width experiments, 001's legacy shuffles).
 #include "warp_model.h"
 
-#include <gtest/gtest.h>
+#include "unit_test.h"
 
 using namespace warp_model;
 

@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """wbtest.py — the workbook's test runner (CTest calls it; see cmake/Workbook.cmake).
 
-  golden      --expected FILE -- CMD...   run CMD; exit 0 required; stdout must equal FILE byte for
-                                          byte (a unified diff is printed when it does not)
-  determinism -- CMD...                   two runs of CMD give byte-identical stdout
+  golden      [--runs K] --expected FILE -- CMD...
+                                          run CMD K times (default 1); exit 0 required each time;
+                                          every stdout must equal FILE byte for byte (a unified diff
+                                          is printed when one does not), so that an output that
+                                          differs between runs fails too
+  match       -- REFERENCE... -- CMD...   run both; exit 0 required; CMD's stdout must equal
+                                          REFERENCE's (e.g. a CPU model's) byte for byte
   sanitize    --tool T --sanitizer PATH --probe PROBE -- CMD...
                                           CMD under compute-sanitizer; any hazard fails
   exit-code   --rc N --stderr=TEXT -- CMD...
@@ -89,27 +93,38 @@ def cmd_golden(opts, cmd):
               "`cmake --build build --target update_expected`")
         return 1
     expected = open(opts.expected, "rb").read()
-    proc = run(cmd)
-    require_ok(proc, os.path.basename(cmd[0]))
-    if proc.stdout != expected:
-        show(proc)
-        sys.stdout.write(diff(expected, proc.stdout, opts.expected, "stdout of " + cmd[0]))
-        print("FAIL: stdout differs from the golden file")
-        return 1
-    print(f"PASS: stdout ({len(expected)} bytes) == {os.path.basename(opts.expected)}")
+    for i in range(opts.runs):
+        proc = run(cmd)
+        require_ok(proc, os.path.basename(cmd[0]))
+        if proc.stdout != expected:
+            show(proc)
+            sys.stdout.write(diff(expected, proc.stdout, opts.expected, "stdout of " + cmd[0]))
+            print("FAIL: stdout differs from the golden file" + (f" (run {i + 1} of {opts.runs})" if opts.runs > 1 else ""))
+            return 1
+    runs = f" in each of {opts.runs} runs" if opts.runs > 1 else ""
+    print(f"PASS: stdout ({len(expected)} bytes) == {os.path.basename(opts.expected)}{runs}")
     return 0
 
 
-def cmd_determinism(opts, cmd):
-    first = run(cmd)
-    require_ok(first, os.path.basename(cmd[0]))
-    second = run(cmd)
-    require_ok(second, os.path.basename(cmd[0]))
-    if first.stdout != second.stdout:
-        sys.stdout.write(diff(first.stdout, second.stdout, "run 1", "run 2"))
-        print("FAIL: two runs printed different stdout")
+def cmd_match(opts, cmd):
+    if "--" not in cmd:
+        print("FAIL: match needs REFERENCE... -- CMD...")
         return 1
-    print(f"PASS: two runs printed the same {len(first.stdout)} bytes")
+    i = cmd.index("--")
+    ref_cmd, cmd = cmd[:i], cmd[i + 1:]
+    ref = run(ref_cmd)
+    if ref.returncode != 0:
+        show(ref)
+        print(f"FAIL: the reference {os.path.basename(ref_cmd[0])} exited {ref.returncode}")
+        return 1
+    proc = run(cmd)
+    require_ok(proc, os.path.basename(cmd[0]))
+    if proc.stdout != ref.stdout:
+        show(proc)
+        sys.stdout.write(diff(ref.stdout, proc.stdout, "stdout of " + ref_cmd[0], "stdout of " + cmd[0]))
+        print("FAIL: stdout differs from the reference's")
+        return 1
+    print(f"PASS: stdout ({len(proc.stdout)} bytes) == stdout of {os.path.basename(ref_cmd[0])}")
     return 0
 
 
@@ -253,7 +268,8 @@ def main(argv):
     sub = p.add_subparsers(dest="mode", required=True)
     g = sub.add_parser("golden")
     g.add_argument("--expected", required=True)
-    sub.add_parser("determinism")
+    g.add_argument("--runs", type=int, default=1)
+    sub.add_parser("match")
     s = sub.add_parser("sanitize")
     s.add_argument("--tool", required=True, choices=["memcheck", "racecheck", "synccheck", "initcheck"])
     s.add_argument("--sanitizer", default="")
@@ -268,9 +284,9 @@ def main(argv):
     w.add_argument("--manifest", required=True)
     w.add_argument("--results", required=True)
     opts = p.parse_args(argv)
-    if opts.mode in ("golden", "determinism", "sanitize", "exit-code") and not cmd:
+    if opts.mode in ("golden", "match", "sanitize", "exit-code") and not cmd:
         p.error("a command after -- is required")
-    handler = {"golden": cmd_golden, "determinism": cmd_determinism, "sanitize": cmd_sanitize,
+    handler = {"golden": cmd_golden, "match": cmd_match, "sanitize": cmd_sanitize,
                "exit-code": cmd_exit_code, "update": cmd_update, "workbook": cmd_workbook}[opts.mode]
     return handler(opts, cmd)
 

@@ -27,6 +27,10 @@ with tempfile.TemporaryDirectory() as d:
     exp = os.path.join(d, "expected.txt")
     with open(exp, "w") as f:
         f.write("hello\n")
+    # Prints "hello" the first time, "hullo" after: a golden test of two runs must catch it.
+    state = os.path.join(d, "flaky_state")
+    flaky = [py, "-c", "import os, sys; p = sys.argv[1]; seen = os.path.exists(p); open(p, 'w').close(); "
+             "sys.stdout.write('hullo\\n' if seen else 'hello\\n')", state]
     cases = [
         ("golden match", ["golden", "--expected", exp, "--", *prog(0)], 0),
         ("golden mismatch", ["golden", "--expected", exp, "--", *prog(0, "hullo\n")], 1),
@@ -38,6 +42,13 @@ with tempfile.TemporaryDirectory() as d:
         ("exit-code wrong rc", ["exit-code", "--rc", "2", "--stderr=bad n", "--", *prog(0, "", "bad n")], 1),
         ("exit-code wrong text", ["exit-code", "--rc", "2", "--stderr=bad n", "--", *prog(2, "", "x")], 1),
         ("exit-code skip", ["exit-code", "--rc", "2", "--stderr=x", "--", *prog(77, "", "no GPU")], 77),
+        ("golden 2 runs", ["golden", "--runs", "2", "--expected", exp, "--", *prog(0)], 0),
+        ("golden second run differs", ["golden", "--runs", "2", "--expected", exp, "--", *flaky], 1),
+        ("match same", ["match", "--", *prog(0), "--", *prog(0)], 0),
+        ("match differs", ["match", "--", *prog(0), "--", *prog(0, "hullo\n")], 1),
+        ("match program fails", ["match", "--", *prog(0), "--", *prog(1)], 1),
+        ("match reference fails", ["match", "--", *prog(1), "--", *prog(0)], 1),
+        ("match skip", ["match", "--", *prog(0), "--", *prog(77, "", "no GPU")], 77),
         ("sanitize skip", ["sanitize", "--tool", "memcheck", "--probe", py, "--", *prog(0)], None),
     ]
     for name, args, want in cases:

@@ -683,6 +683,14 @@ static void run_case(const lesson::Case& c, const cudaDeviceProp& prop) {
 }
 
 constexpr int kBenchBins[] = {256, 1024, 4096, 16384, 32768, 65536, 131072, 262144};
+// --small, the sanitizers' run (racecheck's cost grows with shared-memory traffic, and zeroing and
+// reading out a persistent grid's shared bins dominates it at large bin counts): three printed cases
+// that between them reach every kernel and path (one-block and remote cluster atomics, the
+// non-portable cluster of 16, smem_private, histPacked's multi-pass and its 16- and 8-bit carries,
+// CUB), and a bench of the smallest bin count only (every method, every cluster size, both inputs,
+// histPacked on a full grid).
+constexpr lesson::Case kSmallCases[] = {{256, 1, lesson::kSource}, {4096, 16, lesson::kUniform}, {262144, 8, lesson::kHot}};
+static int g_bench_max_bins = 262144;
 constexpr int kBenchDists[] = {lesson::kUniform, lesson::kSource};
 
 // Everything the benchmark allocates at once: input, copy output, bins, histPacked's scratch (the
@@ -743,6 +751,7 @@ static void run_bench(const cudaDeviceProp& prop, size_t n, int reps, const std:
   CUDA_CHECK(cudaMalloc(&d_scratch, scratch));
   for (int dist : kBenchDists) {
     for (int nbins : kBenchBins) {
+      if (nbins > g_bench_max_bins) continue;
       buf.fill(n, nbins, dist, prop);
       Hist h{prop, buf.d_bins, buf.d_in, n, nbins, 0, d_scratch, scratch, nullptr};
       const lesson::CpuHist cpu = cpu_histogram_parallel(n, nbins, dist);
@@ -782,16 +791,18 @@ static void run_bench(const cudaDeviceProp& prop, size_t n, int reps, const std:
 
 int main(int argc, char** argv) {
   wb::Args args(argc, argv,
-                "usage: cluster_histogram [--bins B [--cluster C]] [--bench [--n N] [--reps R] [--csv-dir DIR]]\n"
+                "usage: cluster_histogram [--bins B [--cluster C] | --small] [--bench [--n N] [--reps R] [--csv-dir DIR]]\n"
                 "  (no options)  the printed cases, every method checked (the golden output)\n"
                 "  --bins B      instead, one case of B bins (a power of two, 2 .. 2^24) of the source's input\n"
                 "  --cluster C   its cluster size (1, 2, 4, 8 or 16, at most B; default: the smallest that fits)\n"
+                "  --small       the sanitizers' run: 3 cases that reach every kernel; --bench at 256 bins only\n"
                 "  --bench       also time every method on N ints of two inputs at 256 .. 262144 bins\n"
                 "  --n N         the benchmark's input size: digits or 2^K, 1 .. 2^31 - 1 (default 2^28)\n"
                 "  --reps R      timed runs per row, median reported (default 50)\n"
                 "  --csv-dir DIR write DIR/<gpu>/cluster_histogram.csv");
   const int bins = static_cast<int>(args.count("--bins", 0, 2, 1 << 24));
   const int cluster = static_cast<int>(args.count("--cluster", 0, 1, 16));
+  const bool small = args.flag("--small");
   const bool bench = args.flag("--bench");
   const size_t n = args.count("--n", size_t(1) << 28, 1, (uint64_t(1) << 31) - 1);  // counts fit in an int
   const int reps = static_cast<int>(args.count("--reps", 50, 1, 100000));
@@ -799,6 +810,8 @@ int main(int argc, char** argv) {
   args.only_with("--bins", {"--cluster"});
   const std::string csv_dir = args.out_dir("--csv-dir");
   args.finish();
+  if (small && bins) wb::bad_input("--small and --bins choose the cases: give one of them");
+  if (small) g_bench_max_bins = kBenchBins[0];
   if (bins && (bins & (bins - 1))) wb::bad_input("--bins must be a power of two (the bins split evenly over a cluster)");
   if (cluster && (cluster & (cluster - 1))) wb::bad_input("--cluster must be 1, 2, 4, 8 or 16");
   if (cluster > bins && bins)
@@ -825,6 +838,7 @@ int main(int argc, char** argv) {
                     " blocks with " + std::to_string(size_t(bins / cs) * 4) + " bytes of shared memory each");
     cases = {{bins, cs, lesson::kSource}};
   } else {
+    if (small) cases.assign(std::begin(kSmallCases), std::end(kSmallCases));
     require_lesson_clusters(cases, prop);
   }
   size_t lesson_bytes = 0;  // per case: input, bins, histPacked's scratch, CUB's scratch, the wrap counter
