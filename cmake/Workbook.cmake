@@ -38,6 +38,7 @@ set(CMAKE_RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
 option(WORKBOOK_STRICT "A test that would skip fails instead (for GPU machines)" OFF)
 string(REPLACE ";" " " WORKBOOK_ARCHS_TEXT "${CMAKE_CUDA_ARCHITECTURES}")
 include(${CMAKE_CURRENT_LIST_DIR}/Sass.cmake)  # workbook_sass_test(): the `sass` tests (SASS option)
+include(${CMAKE_CURRENT_LIST_DIR}/Tables.cmake)  # the `readme.tables` test: README tables from the CSVs
 
 find_program(WORKBOOK_COMPUTE_SANITIZER compute-sanitizer
              HINTS ${CUDAToolkit_BIN_DIR} ${CUDAToolkit_BIN_DIR}/../compute-sanitizer)
