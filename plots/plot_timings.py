@@ -23,7 +23,7 @@ Each chapter folder may hold `report.py` (chapters/NN_x/report.py); plots/report
 top README quotes across chapters. A report.py is plain Python that imports its helpers from this
 script (the generator puts plots/ on sys.path first) and defines up to three lists:
 
-    from plot_timings import Table, Col, Value, Figure, at, row_of
+    from plot_timings import Table, Col, Value, Field, Figure, at, span
 
     TABLES = [Table(name, csv, columns, gpu="h200", rows=None, key=("kernel",), where=None)]
     VALUES = [Value(name, csv, compute, fmt, gpu="h200")]
@@ -43,7 +43,9 @@ Table(name, csv, columns, gpu="h200", rows=None, key=("kernel",), where=None, re
     columns  a list of Col(header, cell, align="r"): cell is a str.format template over the row's
              fields (CSV columns, numbers already parsed, plus the row's text fields), e.g.
              "`{kernel}`", "{gbps:.0f}", "{time_ms:.4f}"; or a function (row, q) -> str, where
-             q(**match) finds one row of the same CSV (q(csv=..., gpu=..., **match) another one).
+             q(**match) finds one row of the same CSV (q(csv=..., gpu=..., **match) another one),
+             q.rows(csv=None, gpu=None, where=None) several, q.text("logs/x.log") a committed log,
+             q.max_sm_mhz() the SM clock in logs/env.txt.
              at(field, fmt, **override) is such a function: the same row's key fields with some
              changed, e.g. Col("N = 2^26: GB/s", at("gbps", "{:.1f}", size=2**26)).
              Columns not named are ignored, so appended columns (min_ms, max_ms, in_l2, sm_mhz) are
@@ -59,6 +61,11 @@ Value(name, csv, compute, fmt="{}", gpu="h200")
              above, e.g. lambda q: q(kernel="reduceVec4")["gbps"] / q(kernel="cub_DeviceReduce_Sum")["gbps"]
     fmt      str.format template of the result, e.g. "{:.3f}×", "{:.0f} GB/s"
     README:  <!-- wb:value NAME -->0.995×<!-- /wb:value -->   (inline, inside prose or a table cell)
+span(values, fmt="{:.0f}", sep=" to ", unit="")
+    "lo to hi" of some numbers, one number where both print the same (for a compute's result)
+Field(name, csv, field, fmt="{}", gpu="h200", **match)
+    a Value that is one field of the row that match picks, e.g.
+    Field("warpReduce.copy_gbps.h100", "warpReduce.csv", "gbps", "{:.0f}", "h100", kernel="copy")
 
 Figure(name, csv, columns, title, kind, ...) draws plots/<name>.png, one panel per GPU that has the CSV
     columns  the columns the figure needs: a CSV without one is refused (exit 2, naming it)
@@ -159,6 +166,22 @@ class Query:
         rows = read_csv(self.path(csv, gpu))
         return [r for r in rows if where is None or where(r)]
 
+    def text(self, name, gpu=None):
+        """A committed text file (e.g. "logs/env.txt") of the GPU's folder."""
+        path = os.path.join(self.data_dir, gpu or self.gpu, name)
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                return f.read()
+        except OSError as e:
+            raise DataError(f"{path}: cannot read ({e.strerror})")
+
+    def max_sm_mhz(self, gpu=None):
+        """The maximum SM clock nvidia-smi reported in logs/env.txt (clocks.max.sm)."""
+        m = re.search(r"(\d+) MHz, \d+ MHz", self.text("logs/env.txt", gpu))
+        if not m:
+            raise DataError(f"{self.path('logs/env.txt', gpu)}: no 'clocks.max.sm' line")
+        return int(m.group(1))
+
     def __call__(self, csv=None, gpu=None, **match):
         path = self.path(csv, gpu)
         rows = read_csv(path, columns=list(match))
@@ -176,10 +199,6 @@ def at(field, fmt="{}", **override):
         match.update(override)
         return fmt.format(q(**match)[field])
     return cell
-
-
-def row_of(q, **match):
-    return q(**match)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -236,6 +255,17 @@ class Value:
         except (KeyError, TypeError, ZeroDivisionError) as e:
             raise DataError(f"{q.path()}: value {self.name}: {e!r}")
         return self.fmt.format(*v) if isinstance(v, tuple) else self.fmt.format(v)
+
+
+def span(values, fmt="{:.0f}", sep=" to ", unit=""):
+    """"lo to hi" of some numbers, or one number where both ends print the same: span([107.9, 108.3], "{:.0f}", unit="%")."""
+    lo, hi = fmt.format(min(values)), fmt.format(max(values))
+    return (lo if lo == hi else lo + sep + hi) + unit
+
+
+def Field(name, csv, field, fmt="{}", gpu="h200", **match):
+    """A Value that is one field of one row: Field("x.copy_gbps.h100", "x.csv", "gbps", "{:.0f}", "h100", kernel="copy")."""
+    return Value(name, csv, lambda q: q(**match)[field], fmt, gpu=gpu)
 
 
 class Figure:

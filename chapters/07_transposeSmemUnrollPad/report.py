@@ -1,5 +1,5 @@
 """Chapter 07's measured tables, quoted numbers and figure (format: plots/plot_timings.py)."""
-from plot_timings import Col, Figure, Table, Value, at
+from plot_timings import Col, Field, Figure, Table, Value, at
 
 CSV = "transpose.csv"
 

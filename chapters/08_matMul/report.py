@@ -1,5 +1,5 @@
 """Chapter 08's measured tables, quoted numbers and figure (format: plots/plot_timings.py)."""
-from plot_timings import Col, Figure, Table, Value, at
+from plot_timings import Col, Field, Figure, Table, Value, at
 
 CSV = "matMul.csv"
 

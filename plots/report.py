@@ -1,0 +1,18 @@
+"""What the top README quotes across chapters (format: plots/plot_timings.py). A chapter's own
+tables and values live in chapters/NN_x/report.py; the headline table quotes those by name."""
+import re
+
+from plot_timings import DataError, Value
+
+
+def ctest_passed(q):
+    """"N of M" from the committed ctest log (CTest's summary line)."""
+    text = q.text("logs/ctest.log")
+    m = re.search(r"(\d+)% tests passed(?:, (\d+) tests failed)? out of (\d+)", text)
+    if not m:
+        raise DataError(q.path("logs/ctest.log") + ": no CTest summary line")
+    total, failed = int(m.group(3)), int(m.group(2) or 0)
+    return (total - failed, total)
+
+
+VALUES = [Value(f"ctest.passed.{g}", "logs/ctest.log", ctest_passed, "{}/{}", gpu=g) for g in ("h100", "h200")]
