@@ -3,7 +3,7 @@
 per_bin() is also what table.py prints and checks the chapter's target against."""
 import os
 
-from plot_timings import FIGSIZE, DPI, Col, Figure, Table, Value, _plt, meta_of, read_csv, stamp
+from plot_timings import DPI, FIGSIZE, DataError, Figure, Table, Value, _plt, meta_of, read_csv, span, stamp
 
 CSV = "cluster_histogram.csv"
 COLUMNS = ["kernel", "size", "dist", "bins", "cluster", "bytes", "time_ms", "gbps", "pct_of_copy"]
@@ -168,4 +168,192 @@ FIGURES = [
     Figure("cluster_histogram_clusters", CSV, COLUMNS,
            "Chapter 11 cluster histogram: every cluster size (distributed shared memory)", "figure",
            draw=draw_clusters, numeric=["gbps"]),
+]
+
+
+# ---------------------------------------------------------------------------------------------- values
+GPUS = ("h100", "h200")
+BIG = (65536, 131072, 262144)
+
+
+def row(q, gpu, kernel, bins, dist="uniform", **kw):
+    return q(gpu=gpu, kernel=kernel, bins=bins, dist=dist, **kw)
+
+
+def fam(q, gpu, bins, dist, family):
+    r = best(q.rows(gpu=gpu), bins, dist, family)
+    if r is None:
+        raise DataError(f"{q.path(gpu=gpu)}: no {family} row at {bins} bins, {dist}")
+    return r
+
+
+def ref(q, gpu, kernel="read_reference", field="gbps"):
+    return q(gpu=gpu, kernel=kernel)[field]
+
+
+def pair(fn, fmt="{:.0f}"):
+    """fn(q, gpu) on each GPU, "H100 / H200"."""
+    return lambda q: " / ".join(fmt.format(fn(q, g)) for g in GPUS)
+
+
+def ratio_of(q, g, bins, dist):
+    data, _ = per_bin(q.rows(gpu=g))
+    return ratio(dict(data)[bins], dist)
+
+
+def packed(q, g, dist="uniform"):
+    return [r for r in q.rows(gpu=g) if r["kernel"] == "histPacked" and r["dist"] == dist and r["bins"] in BIG]
+
+
+def per_pass(q, g, bits=(8, 16, 32), dists=("uniform", "source")):
+    return [r["time_ms"] / r["passes"] for d in dists for r in packed(q, g, d) if r["counter_bits"] in bits]
+
+
+def source_vs_uniform(q, g):
+    """The largest extra time of the source input over uniform among the histPacked rows: (%, row u, row s)."""
+    worst = None
+    for u in packed(q, g):
+        s = row(q, g, "histPacked", u["bins"], "source", counter_bits=u["counter_bits"])
+        d = 100 * (s["time_ms"] / u["time_ms"] - 1)
+        if worst is None or d > worst[0]:
+            worst = (d, u, s)
+    return worst
+
+
+def passes_table(q):
+    lines = ["| bins | 32-bit counters | 16-bit counters | 8-bit counters |", "|---:|---:|---:|---:|"]
+    for b in BIG:
+        cells, times = [], {}
+        for bits in (32, 16, 8):
+            try:
+                rs = [row(q, g, "histPacked", b, counter_bits=bits) for g in GPUS]
+            except DataError:
+                rs = None
+            times[bits] = rs
+        fastest = min((rs[0]["time_ms"], bits) for bits, rs in times.items() if rs)[1]
+        for bits in (32, 16, 8):
+            rs = times[bits]
+            if rs is None:
+                cells.append("(not run)")
+                continue
+            p = rs[0]["passes"]
+            text = f"{p} pass{'es' if p != 1 else ''}, " + " / ".join(f"{r['time_ms']:.3f}" for r in rs) + " ms"
+            cells.append(f"**{text}**" if bits == fastest else text)
+        lines.append(f"| {b:,} | " + " | ".join(cells) + " |")
+    return lines
+
+
+TABLES += [Table("cluster_histogram.passes", CSV, render=passes_table)]
+
+
+def speedup(q, g, bins, dist, num, den):
+    return fam(q, g, bins, dist, num)["gbps"] / fam(q, g, bins, dist, den)["gbps"]
+
+
+def packed_best(q, g, bins):
+    return max((r for r in packed(q, g) if r["bins"] == bins), key=lambda r: r["gbps"])
+
+
+def small_pct(q, g, kernel, **kw):
+    """(lowest, highest) % of read_reference of one kernel at <= 32,768 bins, both inputs."""
+    v = [100 * r["gbps"] / ref(q, g) for r in q.rows(gpu=g) if r["kernel"] == kernel and r["bins"] != "" and r["bins"] <= 32768
+         and all(r[k] == x for k, x in kw.items())]
+    return (f"{min(v):.1f}", f"{max(v):.1f}")
+
+
+P = "cluster_histogram."
+VALUES = [
+    Value(P + "hot_atomics", CSV, lambda q: tuple(row(q, g, "global_atomics", 262144, d)["time_ms"] for g in GPUS for d in DISTS),
+          "{:.2f} ms uniform, {:.2f} ms source on the H100; {:.2f} and {:.2f} ms on the H200"),
+    Value(P + "read_reference", CSV, lambda q: tuple(ref(q, g) for g in GPUS), "{:.0f} GB/s on the H100 and {:.0f} GB/s"),
+    Value(P + "copy", CSV, lambda q: tuple(ref(q, g, "copy") for g in GPUS), "{:.0f} and {:.0f} GB/s"),
+    Value(P + "ratio_range.h100", CSV, lambda q: span([ratio_of(q, "h100", b, d) for b in (1024, 4096, 16384, 32768) + BIG
+                                                      for d in DISTS], "{:.1f}") + "×"),
+    Value(P + "ratio_range.h200", CSV, lambda q: span([ratio_of(q, "h200", b, d) for b in (1024, 4096, 16384, 32768) + BIG
+                                                      for d in DISTS], "{:.1f}") + "×"),
+    Value(P + "ratio_262144", CSV, lambda q: tuple(ratio_of(q, g, 262144, d) for g in GPUS for d in DISTS),
+          "{:.1f}× / {:.1f}× and {:.1f}× / {:.1f}×"),
+    Value(P + "cub_256.h100", CSV, lambda q: fam(q, "h100", 256, "uniform", "cub_HistogramEven")["gbps"], "{:.0f} GB/s"),
+    Value(P + "pct_256.h100", CSV, lambda q: tuple(100 * fam(q, "h100", 256, d, "ours")["gbps"] / ref(q, "h100") for d in DISTS),
+          "{:.1f}% / {:.1f}%"),
+    Value(P + "read_reference.h200", CSV, lambda q: ref(q, "h200"), "{:.0f} GB/s"),
+    Value(P + "ratio_256.h200", CSV, lambda q: tuple(ratio_of(q, "h200", 256, d) for d in DISTS), "{:.1f}× / {:.1f}×"),
+    Value(P + "min_pct_small.h100", CSV, lambda q: min(100 * fam(q, "h100", b, d, "ours")["gbps"] / ref(q, "h100")
+                                                      for b in (256, 1024, 4096, 16384) for d in DISTS), "{:.1f}%"),
+    Value(P + "min_pct_small.h200", CSV, lambda q: min(100 * fam(q, "h200", b, d, "ours")["gbps"] / ref(q, "h200")
+                                                      for b in (256, 1024, 4096, 16384) for d in DISTS), "{:.1f}%"),
+    Value(P + "read_ms", CSV, lambda q: tuple(ref(q, g, field="time_ms") for g in GPUS), "{:.2f} ms for 1 GiB on the H100, {:.2f} ms"),
+    Value(P + "source_extra.h100", CSV, lambda q: source_vs_uniform(q, "h100")[0], "{:.1f}%"),
+    Value(P + "source_extra.h200", CSV,
+          lambda q: (lambda w: f"{w[0]:.0f}% longer on the H200 ({w[1]['counter_bits']}-bit counters at {w[1]['bins']:,} bins: "
+                               f"{w[2]['time_ms']:.3f} against {w[1]['time_ms']:.3f} ms)")(source_vs_uniform(q, "h200"))),
+    Value(P + "pass_ms.h100", CSV, lambda q: span(per_pass(q, "h100"), "{:.2f}") + " ms"),
+    Value(P + "pass_pct.h100", CSV, lambda q: span([100 * ref(q, "h100", field="time_ms") / t for t in per_pass(q, "h100")]) + "%"),
+    Value(P + "pass32_ms.h200", CSV, lambda q: span(per_pass(q, "h200", (32,)), "{:.2f}") + " ms"),
+    Value(P + "pass32_pct.h200", CSV, lambda q: span([100 * ref(q, "h200", field="time_ms") / t for t in per_pass(q, "h200", (32,))]) + "%"),
+    Value(P + "pass_narrow_ms.h200", CSV, lambda q: span(per_pass(q, "h200", (8, 16)), "{:.2f}") + " ms"),
+    Value(P + "pass_narrow_pct.h200", CSV,
+          lambda q: span([100 * ref(q, "h200", field="time_ms") / t for t in per_pass(q, "h200", (8, 16))]) + "%"),
+    Value(P + "one_vs_two", CSV, lambda q: tuple(row(q, g, "histPacked", 65536, counter_bits=32)["time_ms"]
+                                                  / row(q, g, "histPacked", 65536, counter_bits=16)["time_ms"] for g in GPUS),
+          "{:.1f}× on the H100 and {:.1f}× on the H200"),
+    Value(P + "vec4_c1_c2", CSV, lambda q: tuple(row(q, g, "histVec4", 256, cluster=c)["gbps"] for c in (1, 2) for g in GPUS),
+          "{:.0f} / {:.0f} GB/s with cluster 1 to {:.0f} / {:.0f} GB/s with cluster 2"),
+    Value(P + "vec4_c16", CSV, pair(lambda q, g: row(q, g, "histVec4", 256, cluster=16)["gbps"])),
+    Value(P + "source_c1_vs_smem", CSV,
+          lambda q: (pair(lambda q, g: row(q, g, "clusterHist_kernel", 256, cluster=1)["gbps"])(q),
+                     pair(lambda q, g: row(q, g, "smem_private", 256)["gbps"])(q)), "{} GB/s against {}"),
+    Value(P + "dsm_vs_atomics.source", CSV,
+          lambda q: tuple(pair(lambda q, g: speedup(q, g, b, "source", "clusterHist_kernel", "global_atomics"), "{:.1f}×")(q) for b in BIG),
+          "{} at 65,536 bins, {} at 131,072 and {} at 262,144"),
+    Value(P + "dsm_vs_atomics.uniform", CSV,
+          lambda q: tuple(pair(lambda q, g: speedup(q, g, b, "uniform", "clusterHist_kernel", "global_atomics"), "{:.2f}×")(q)
+                          for b in BIG[:2]), "{} at 65,536, {} at 131,072"),
+    Value(P + "dsm_262144.uniform", CSV,
+          lambda q: tuple(fam(q, g, 262144, "uniform", k)["gbps"] for g in GPUS for k in ("clusterHist_kernel", "global_atomics")),
+          "{:.0f} against {:.0f} GB/s on the H100, {:.0f} against {:.0f} on the H200"),
+    Value(P + "packed_vs_dsm", CSV,
+          lambda q: tuple(pair(lambda q, g: packed_best(q, g, b)["gbps"] / fam(q, g, b, "uniform", "clusterHist_kernel")["gbps"],
+                               "{:.1f}×")(q) for b in BIG),
+          "{} at 65,536 bins, {} at 131,072 and {} at 262,144"),
+    Value(P + "cluster_ms", CSV,
+          lambda q: span([r["time_ms"] for g in GPUS for r in q.rows(gpu=g)
+                          if r["kernel"] in ("clusterHist_kernel", "histVec4") and r["dist"] == "uniform" and r["bins"] in BIG],
+                         "{:.1f}") + " ms"),
+    Value(P + "four_passes", CSV,
+          lambda q: pair(lambda q, g: 4 * row(q, g, "histPacked", 262144, counter_bits=8)["time_ms"]
+                         / row(q, g, "histPacked", 262144, counter_bits=8)["passes"], "{:.1f}")(q) + " ms"),
+    Value(P + "c16_262144", CSV, lambda q: span([row(q, g, "clusterHist_kernel", 262144, cluster=16)["time_ms"] for g in GPUS], "{:.1f}")
+          + " ms"),
+    Value(P + "cub_ends", CSV,
+          lambda q: (pair(lambda q, g: fam(q, g, 256, "uniform", "cub_HistogramEven")["gbps"])(q),
+                     pair(lambda q, g: fam(q, g, 262144, "uniform", "cub_HistogramEven")["gbps"])(q)),
+          "{} GB/s) but falls to {} GB/s"),
+    Value(P + "atomics_ends", CSV,
+          lambda q: (span([fam(q, g, 256, "uniform", "global_atomics")["gbps"] for g in GPUS]),
+                     pair(lambda q, g: fam(q, g, 262144, "uniform", "global_atomics")["gbps"])(q)),
+          "{} GB/s at 256 on both, {} at 262,144"),
+    Value(P + "vec4_small_pct.h100", CSV, lambda q: small_pct(q, "h100", "histVec4", cluster=1), "{} to {}%"),
+    Value(P + "vec4_small_pct.h200", CSV, lambda q: small_pct(q, "h200", "histVec4", cluster=1), "{} to {}%"),
+    Value(P + "packed32_small_pct", CSV,
+          lambda q: small_pct(q, "h100", "histPacked", counter_bits=32, passes=1) + small_pct(q, "h200", "histPacked", counter_bits=32, passes=1),
+          "{} to {}% and {} to {}%"),
+    Value(P + "dsm_uniform_65536", CSV,
+          lambda q: tuple(speedup(q, g, 65536, "uniform", "clusterHist_kernel", "global_atomics") for g in GPUS),
+          "{:.1f}× on the H100, {:.1f}× on the H200"),
+    Value(P + "dsm_uniform_131072", CSV,
+          lambda q: pair(lambda q, g: speedup(q, g, 131072, "uniform", "clusterHist_kernel", "global_atomics"), "{:.2f}×")(q)),
+    # the top README's headline rows
+    Value(P + "vec4_16384.h200", CSV, lambda q: tuple(fam(q, "h200", 16384, d, "ours")["gbps"] for d in DISTS), "{:.0f} / {:.0f} GB/s"),
+    Value(P + "vec4_16384.h100", CSV, lambda q: tuple(fam(q, "h100", 16384, d, "ours")["gbps"] for d in DISTS), "{:.0f} / {:.0f} GB/s"),
+    Value(P + "vec4_16384_pct.h200", CSV, lambda q: span([100 * fam(q, "h200", 16384, d, "ours")["gbps"] / ref(q, "h200") for d in DISTS])
+          + "%"),
+    Value(P + "ratio_16384.h200", CSV, lambda q: tuple(ratio_of(q, "h200", 16384, d) for d in DISTS), "{:.1f}× / {:.1f}×"),
+    Value(P + "ratio_16384.h100", CSV, lambda q: tuple(ratio_of(q, "h100", 16384, d) for d in DISTS), "{:.1f}× / {:.1f}×"),
+    Value(P + "packed_262144.h200", CSV, lambda q: tuple(fam(q, "h200", 262144, d, "ours")["gbps"] for d in DISTS), "{:.0f} / {:.0f} GB/s"),
+    Value(P + "packed_262144.h100", CSV, lambda q: tuple(fam(q, "h100", 262144, d, "ours")["gbps"] for d in DISTS), "{:.0f} / {:.0f} GB/s"),
+    Value(P + "ratio_262144.h200", CSV, lambda q: tuple(ratio_of(q, "h200", 262144, d) for d in DISTS), "{:.1f}× / {:.1f}×"),
+    Value(P + "ratio_262144.h100", CSV, lambda q: tuple(ratio_of(q, "h100", 262144, d) for d in DISTS), "{:.1f}× / {:.1f}×"),
+    Value(P + "which_262144.h200", CSV, lambda q: which(fam(q, "h200", 262144, "uniform", "ours")).replace("`histPacked` ", "")),
+    Value(P + "which_16384.h200", CSV, lambda q: which(fam(q, "h200", 16384, "uniform", "ours")).split(" ")[0]),
 ]
