@@ -1,5 +1,6 @@
 """What the top README quotes across chapters (format: plots/plot_timings.py). A chapter's own
 tables and values live in chapters/NN_x/report.py; the headline table quotes those by name."""
+import os
 import re
 
 from plot_timings import DataError, Value
@@ -16,3 +17,19 @@ def ctest_passed(q):
 
 
 VALUES = [Value(f"ctest.passed.{g}", "logs/ctest.log", ctest_passed, "{}/{}", gpu=g) for g in ("h100", "h200")]
+
+
+def copy_range(q):
+    """The 16-byte `copy` kernel at 2 GiB moved, in every chapter's table of the GPU: (lowest, highest) GB/s."""
+    folder = os.path.dirname(q.path())
+    v = []
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".csv"):
+            rows = q.rows(csv=name)
+            v += [r["gbps"] for r in rows if r.get("kernel") == "copy" and r.get("bytes") == 2**31]
+    if not v:
+        raise DataError(f"{folder}: no `copy` row at 2 GiB in any CSV")
+    return (min(v), max(v))
+
+
+VALUES += [Value(f"copy.range_2gib.{g}", "warpReduce.csv", copy_range, "{:.0f}–{:.0f} GB/s", gpu=g) for g in ("h100", "h200")]
