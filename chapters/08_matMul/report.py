@@ -176,6 +176,9 @@ VALUES = per_gpu("h100") + per_gpu("h200") + [
     Value("matMul.peak_tflops", CSV, peak_tflops, "{:.1f} TFLOP/s"),
     Value("matMul.time_spread_2048", CSV, lambda q: time_spread(q, (2048, 4096, 8192)), "{:.1f}%"),
     Value("matMul.time_spread_4096", CSV, lambda q: time_spread(q, (4096,)), "{:.1f}%"),
+    Value("matMul.dram_gmem_vs_smem", T,
+          lambda q: tuple(q(gpu=g, kernel=k)["dram_bytes"] / 1e9 for g in ("h100", "h200") for k in ("MatMulKernel_smem", "MatMulKernel_gmem")),
+          "H100: {:.1f} GB against {:.1f} GB; H200: {:.1f} GB against {:.1f} GB"),
     Value("matMul.smem_speedup", CSV,
           lambda q: span([q(gpu=g, kernel="MatMulKernel_gmem", n=4096)["time_ms"] / q(gpu=g, kernel="MatMulKernel_smem", n=4096)["time_ms"]
                           for g in ("h100", "h200")], "{:.1f}", sep="–") + "×"),
