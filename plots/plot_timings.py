@@ -13,7 +13,7 @@ usage:
         rewrite every README block and value, then redraw every figure (the one command to run after
         new CSVs land in plots/data/<gpu>/); --no-figures rewrites the READMEs only
   plot_timings.py --list
-        every declared table, value and figure, and where it is used
+        every declared table, value and figure, with its CSV and the report.py that declares it
 Exit 2 with a message naming the file (and the column or row) when a CSV lacks what a declaration
 needs or holds a bad value.
 
@@ -57,8 +57,8 @@ Table(name, csv, columns, gpu="h200", rows=None, key=("kernel",), where=None, re
              <!-- /wb:table -->
 
 Value(name, csv, compute, fmt="{}", gpu="h200")
-    compute  a function (q) -> number (or a tuple of numbers for a fmt with several fields), with q as
-             above, e.g. lambda q: q(kernel="reduceVec4")["gbps"] / q(kernel="cub_DeviceReduce_Sum")["gbps"]
+    compute  a function (q) -> a number, a string, or a tuple for a fmt with several fields, with q as
+             above (its csv and gpu are the Value's), e.g. lambda q: q(kernel="reduceVec4")["gbps"] / q(kernel="cub_DeviceReduce_Sum")["gbps"]
     fmt      str.format template of the result, e.g. "{:.3f}×", "{:.0f} GB/s"
     README:  <!-- wb:value NAME -->0.995×<!-- /wb:value -->   (inline, inside prose or a table cell)
 span(values, fmt="{:.0f}", sep=" to ", unit="")
@@ -78,10 +78,26 @@ Figure(name, csv, columns, title, kind, ...) draws plots/<name>.png, one panel p
                        log2 axis (logx=True); references={series: color} are dashed
              "panel":  draw(ax, rows, gpu_dir) draws one GPU's panel
              "figure": draw(data_dir, gpus, out_path, title) lays out the whole figure
-    xlabel, ylabel   axis labels
+    xlabel, ylabel   axis labels; where=lambda row: bool keeps some rows ("bar", "lines", "panel");
+                     legend_cols ("lines")
     Every figure is FIGSIZE at DPI (tests/plot_test.py checks the PNG size).
 
 CSV rows are dicts: a field that parses as a number is a number (int or float), an empty one "".
+
+A minimal chapters/NN_x/report.py (a new CSV plots/data/<gpu>/shfl_vs_smem.csv, say):
+
+    from plot_timings import Col, Field, Figure, Table
+
+    CSV = "shfl_vs_smem.csv"
+    TABLES = [Table("shfl_vs_smem.bench", CSV, rows=[{"kernel": "reduceShfl"}, {"kernel": "reduceSmem"}],
+                    columns=[Col("kernel", "`{kernel}`", "l"), Col("time (ms)", "{time_ms:.4f}"),
+                             Col("GB/s", "{gbps:.0f}")])]
+    VALUES = [Field("shfl_vs_smem.shfl_gbps.h100", CSV, "gbps", "{:.0f} GB/s", "h100", kernel="reduceShfl")]
+    FIGURES = [Figure("shfl_vs_smem", CSV, ["kernel", "gbps"], "Shuffle against shared memory", "bar")]
+
+and in its README: a line `<!-- wb:table shfl_vs_smem.bench -->`, a line `<!-- /wb:table -->`, and
+in prose `... runs at <!-- wb:value shfl_vs_smem.shfl_gbps.h100 --><!-- /wb:value --> on the H100`;
+then `python3 plots/plot_timings.py --update` fills them in and draws plots/shfl_vs_smem.png.
 """
 import argparse
 import csv

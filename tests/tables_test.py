@@ -14,7 +14,6 @@ folder, plots/plot_timings.py --check must pass when the README is current and f
 usage: tables_test.py PLOT_SCRIPT
 """
 import os
-import shutil
 import subprocess
 import sys
 import tempfile

@@ -1,5 +1,5 @@
 """Chapter 04's measured tables, quoted numbers and figure (format: plots/plot_timings.py)."""
-from plot_timings import Col, Field, Figure, Table, Value
+from plot_timings import Col, Figure, Table, Value
 
 CSV = "warpReduce.csv"
 CUB = "cub_DeviceReduce_Sum"

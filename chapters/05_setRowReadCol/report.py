@@ -1,7 +1,7 @@
 """Chapter 05's measured tables, quoted numbers and figure (format: plots/plot_timings.py)."""
 import os
 
-from plot_timings import Col, Field, Figure, Table, Value, at, read_csv
+from plot_timings import Col, Figure, Table, Value, read_csv
 
 CSV = "setRowReadCol.csv"
 BANK = ["kernel", "ld_wavefronts", "st_wavefronts", "ld_instructions", "st_instructions", "ld_conflicts",
