@@ -1,5 +1,6 @@
 """What the top README quotes across chapters (format: plots/plot_timings.py). A chapter's own
 tables and values live in chapters/NN_x/report.py; the headline table quotes those by name."""
+import json
 import os
 import re
 
@@ -33,3 +34,20 @@ def copy_range(q):
 
 
 VALUES += [Value(f"copy.range_2gib.{g}", "warpReduce.csv", copy_range, "{:.0f}–{:.0f} GB/s", gpu=g) for g in ("h100", "h200")]
+
+
+def run_date(q, gpu=None):
+    """The date of the workbook run that wrote the GPU's tables (meta.json)."""
+    try:
+        return json.loads(q.text("meta.json", gpu))["date"]
+    except (ValueError, KeyError):
+        raise DataError(q.path("meta.json", gpu) + ": no date")
+
+
+def run_dates(q):
+    d = {g: run_date(q, g) for g in ("h100", "h200")}
+    return d["h100"] if d["h100"] == d["h200"] else f"{d['h100']} (H100) and {d['h200']} (H200)"
+
+
+VALUES += [Value(f"run.date.{g}", "meta.json", run_date, gpu=g) for g in ("h100", "h200")]
+VALUES += [Value("run.date", "meta.json", run_dates)]
