@@ -109,7 +109,7 @@ def max_gpu_diff(q):
 
 
 def reduce_spread(q, g):
-    v = [r["time_ms"] for r in q.rows(csv=R, gpu=g) if r["kernel"] != "copy"]
+    v = [q(csv=R, gpu=g, kernel=k)["time_ms"] for k, _, _ in REDUCE if k != "copy"]
     return (max(v) / min(v) - 1) * 100
 
 
@@ -180,12 +180,9 @@ VALUES = [
           lambda q: (d(q, W_DEV0, "streamWrite", "remote"), d(q, W_DEV0, "streamWrite", "default")), "{:.0f} ns against {:.0f} ns"),
     Value("memoryFence.remote_dev0_slow.h200", D, lambda q: d(q, W_DEV0, "streamWrite", "remote", "slowdown_vs_alone"), "{:.1f}×"),
     Value("memoryFence.dev0_alone.h200", D, lambda q: d(q, W_DEV0), "{:.0f} ns"),
-    Value("memoryFence.h100_dev_alone", D, lambda q: d(q, W_DEV, gpu="h100"), "{:.0f} ns"),
     Value("memoryFence.rerun.h200", "logs/memoryFence_domains_rerun.csv",
           lambda q: (q(csv="logs/memoryFence_domains_rerun.csv", work=W_DEV0, beside="streamWrite", domain="remote")["ns_per_op"],
                      q(csv="logs/memoryFence_domains_rerun.csv", work=W_DEV0, beside="streamWrite", domain="default")["ns_per_op"],
                      q(csv="logs/memoryFence_domains_rerun.csv", work=W_DEV0, beside="none")["ns_per_op"]),
           "{:.0f} ns remote against {:.0f} ns default, {:.0f} ns alone"),
-    # the top README's copy ranges
-    Value("memoryFence.copy_gbps.h100", R, lambda q: q(kernel="copy")["gbps"], "{:.0f}", gpu="h100"),
 ]
