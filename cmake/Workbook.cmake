@@ -70,6 +70,7 @@ file(WRITE ${CMAKE_BINARY_DIR}/ctest_resources.json
      "{\"version\": {\"major\": 1, \"minor\": 0},\n \"local\": [{\"cpu\": [{\"id\": \"0\", \"slots\": ${WORKBOOK_CORES}}]}]}\n")
 string(REPLACE ";" " " WORKBOOK_ARCHS_TEXT "${CMAKE_CUDA_ARCHITECTURES}")
 include(${CMAKE_CURRENT_LIST_DIR}/Sass.cmake)  # workbook_sass_test(): the `sass` tests (SASS option)
+include(${CMAKE_CURRENT_LIST_DIR}/Tables.cmake)  # the `readme.tables` test: README tables from the CSVs
 
 find_program(WORKBOOK_COMPUTE_SANITIZER compute-sanitizer
              HINTS ${CUDAToolkit_BIN_DIR} ${CUDAToolkit_BIN_DIR}/../compute-sanitizer)

@@ -1,73 +1,376 @@
 #!/usr/bin/env python3
-"""plot_timings.py — redraw the workbook's figures from its recorded timing tables.
+"""plot_timings.py — every measured table, quoted number and figure of the workbook, generated from
+the committed CSVs (plots/data/<gpu>/) and the declarations each chapter keeps in its own folder.
 
-Reads DATA_DIR/<gpu>/*.csv (and meta.json: GPU name, CUDA version, date of the run) and writes one
-PNG per timed chapter into OUT_DIR:
-  warpReduce.png          GB/s per kernel; copy and CUB marked
-  reduceInteger.png       GB/s per kernel: the whole sum, and the source's kernel alone (its first
-                          pass, what the book times); ours, CUB and copy marked
-  setRowReadCol.png       slowdown against row/row per access pattern, beside the n-way conflict
-                          measured by Nsight Compute (bank_conflicts.csv)
-  transpose.png           GB/s against matrix side for every kernel; copy and cuBLAS as references
-  stencil_1d.png          GB/s against N for every variant; copy as reference
-  cluster_histogram.png   GB/s against bin count per GPU and input: global atomics, CUB, the source's
-                          cluster kernel and ours, each at its best; read_reference (log x)
-  cluster_histogram_clusters.png   every cluster size of the two cluster kernels
-  matMul.png              FP32 TFLOP/s against n (n x n x n) for every kernel; cuBLAS as reference
-Chapters whose CSV is absent are skipped (and listed). With data from several GPUs and --gpu all,
-each figure shows them side by side.
+usage:
+  plot_timings.py [--data-dir plots/data] [--out-dir plots] [--gpu h200|all]
+        draw every declared figure whose CSV is present (matplotlib); with several GPUs and --gpu all,
+        each figure shows them side by side
+  plot_timings.py --check [--data-dir plots/data]
+        compare every README block and value with what the declarations make of the CSVs; exit 1 with
+        a unified diff when one differs (python3 only, no matplotlib; the `readme.tables` test)
+  plot_timings.py --update [--data-dir plots/data] [--out-dir plots]
+        rewrite every README block and value, then redraw every figure (the one command to run after
+        new CSVs land in plots/data/<gpu>/); --no-figures rewrites the READMEs only
+  plot_timings.py --list
+        every declared table, value and figure, with its CSV and the report.py that declares it
+Exit 2 with a message naming the file (and the column or row) when a CSV lacks what a declaration
+needs or holds a bad value.
 
-usage: plot_timings.py [--data-dir plots/data] [--out-dir plots] [--gpu h200|all]
-Exit 2 with a message naming the file and the column when a CSV lacks a column or holds a bad value.
+DECLARATIONS
+------------
+Each chapter folder may hold `report.py` (chapters/NN_x/report.py); plots/report.py declares what the
+top README quotes across chapters. A report.py is plain Python that imports its helpers from this
+script (the generator puts plots/ on sys.path first) and defines up to three lists:
+
+    from plot_timings import Table, Col, Value, Field, Figure, at, span
+
+    TABLES = [Table(name, csv, columns, gpu="h200", rows=None, key=("kernel",), where=None)]
+    VALUES = [Value(name, csv, compute, fmt, gpu="h200")]
+    FIGURES = [Figure(name, csv, columns, title, kind, ...)]
+
+Names are global (the top README may quote any chapter's name) and must be unique; use
+"<chapter>.<what>", e.g. "warpReduce.bench", "warpReduce.vec4_vs_cub".
+
+Table(name, csv, columns, gpu="h200", rows=None, key=("kernel",), where=None, render=None)
+    csv      a file name under plots/data/<gpu>/ (e.g. "warpReduce.csv")
+    gpu      the folder under plots/data/ ("h200" or "h100")
+    rows     None: every CSV row for which where(row) is true, in file order. Or a list of dicts, one per
+             README row, in README order: the fields named in `key` pick exactly one CSV row (a row that
+             is absent, or matches twice, is an error), the other fields are text the cells may use
+             (e.g. {"kernel": "reduceVec4", "what": "ours: ..."}); "_bold": True bolds every cell of it.
+             Rows the declaration does not name (e.g. a `cudaMemcpy` row added later) are ignored.
+    columns  a list of Col(header, cell, align="r"): cell is a str.format template over the row's
+             fields (CSV columns, numbers already parsed, plus the row's text fields), e.g.
+             "`{kernel}`", "{gbps:.0f}", "{time_ms:.4f}"; or a function (row, q) -> str, where
+             q(**match) finds one row of the same CSV (q(csv=..., gpu=..., **match) another one),
+             q.rows(csv=None, gpu=None, where=None) several, q.text("logs/x.log") a committed log,
+             q.max_sm_mhz() the SM clock in logs/env.txt.
+             at(field, fmt, **override) is such a function: the same row's key fields with some
+             changed, e.g. Col("N = 2^26: GB/s", at("gbps", "{:.1f}", size=2**26)).
+             Columns not named are ignored, so appended columns (min_ms, max_ms, in_l2, sm_mhz) are
+             harmless.
+    render   instead of rows/columns: a function (q) -> list of Markdown lines, for a table whose
+             shape depends on the data (chapter 11's per-bin table).
+    README:  <!-- wb:table NAME -->
+             (the generated Markdown table)
+             <!-- /wb:table -->
+
+Value(name, csv, compute, fmt="{}", gpu="h200")
+    compute  a function (q) -> a number, a string, or a tuple for a fmt with several fields, with q as
+             above (its csv and gpu are the Value's), e.g. lambda q: q(kernel="reduceVec4")["gbps"] / q(kernel="cub_DeviceReduce_Sum")["gbps"]
+    fmt      str.format template of the result, e.g. "{:.3f}×", "{:.0f} GB/s"
+    README:  <!-- wb:value NAME -->0.995×<!-- /wb:value -->   (inline, inside prose or a table cell)
+span(values, fmt="{:.0f}", sep=" to ", unit="")
+    "lo to hi" of some numbers, one number where both print the same (for a compute's result)
+Field(name, csv, field, fmt="{}", gpu="h200", **match)
+    a Value that is one field of the row that match picks, e.g.
+    Field("warpReduce.copy_gbps.h100", "warpReduce.csv", "gbps", "{:.0f}", "h100", kernel="copy")
+
+Figure(name, csv, columns, title, kind, ...) draws plots/<name>.png, one panel per GPU that has the CSV
+    columns  the columns the figure needs: a CSV without one is refused (exit 2, naming it)
+    numeric  columns that must hold a number in every row (default: y, for "bar" and "lines")
+    kind     "bar":    one bar per row of `x` (default "kernel") with the value `y` (default "gbps");
+                       colors={kernel or prefix*: color}, the rest blue; subtitle (a template over
+                       the first row)
+             "lines":  one line per `series` (default "kernel") of `y` against `x` (default "size");
+                       x values in file order, as categories (xticks="log2" labels 2^k), or on a
+                       log2 axis (logx=True); references={series: color} are dashed
+             "panel":  draw(ax, rows, gpu_dir) draws one GPU's panel
+             "figure": draw(data_dir, gpus, out_path, title) lays out the whole figure
+    xlabel, ylabel   axis labels; where=lambda row: bool keeps some rows ("bar", "lines", "panel");
+                     legend_cols ("lines")
+    Every figure is FIGSIZE at DPI (tests/plot_test.py checks the PNG size).
+
+CSV rows are dicts: a field that parses as a number is a number (int or float), an empty one "".
+
+A minimal chapters/NN_x/report.py (a new CSV plots/data/<gpu>/shfl_vs_smem.csv, say):
+
+    from plot_timings import Col, Field, Figure, Table
+
+    CSV = "shfl_vs_smem.csv"
+    TABLES = [Table("shfl_vs_smem.bench", CSV, rows=[{"kernel": "reduceShfl"}, {"kernel": "reduceSmem"}],
+                    columns=[Col("kernel", "`{kernel}`", "l"), Col("time (ms)", "{time_ms:.4f}"),
+                             Col("GB/s", "{gbps:.0f}")])]
+    VALUES = [Field("shfl_vs_smem.shfl_gbps.h100", CSV, "gbps", "{:.0f} GB/s", "h100", kernel="reduceShfl")]
+    FIGURES = [Figure("shfl_vs_smem", CSV, ["kernel", "gbps"], "Shuffle against shared memory", "bar")]
+
+and in its README: a line `<!-- wb:table shfl_vs_smem.bench -->`, a line `<!-- /wb:table -->`, and
+in prose `... runs at <!-- wb:value shfl_vs_smem.shfl_gbps.h100 --><!-- /wb:value --> on the H100`;
+then `python3 plots/plot_timings.py --update` fills them in and draws plots/shfl_vs_smem.png.
 """
 import argparse
 import csv
+import difflib
+import glob
+import importlib.util
 import json
 import math
 import os
+import re
 import sys
-
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
 
 FIGSIZE = (11, 6)  # inches; at DPI this gives the PNG size the test checks
 DPI = 100
-BANDWIDTH = ["kernel", "size", "bytes", "time_ms", "gbps", "pct_of_copy"]
-REQUIRED = {
-    "warpReduce": BANDWIDTH,
-    "reduceInteger": BANDWIDTH + ["first_pass_ms", "pct_of_cub"],
-    "setRowReadCol": BANDWIDTH + ["slowdown_vs_rowrow"],
-    "transpose": BANDWIDTH,
-    "stencil_1d": BANDWIDTH,
-    "cluster_histogram": ["kernel", "size", "bins", "cluster", "bytes", "time_ms", "gbps", "pct_of_copy"],
-    "matMul": ["kernel", "n", "time_ms", "tflops", "pct_of_cublas"],
-}
-BANK = ["kernel", "ld_wavefronts", "st_wavefronts", "ld_instructions", "st_instructions", "ld_conflicts",
-        "st_conflicts"]
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+DEFAULT_DATA = os.path.join(HERE, "data")
 
 
 class DataError(Exception):
     pass
 
 
-def read_csv(path, columns, numeric=()):
-    with open(path, newline="") as f:
-        rows = list(csv.DictReader(f))
-    header = rows[0].keys() if rows else []
+# ----------------------------------------------------------------------------------------------
+# Data
+def _parse(v):
+    if v is None:
+        return ""
+    s = v.strip()
+    if re.fullmatch(r"[+-]?\d+", s):
+        return int(s)
+    try:
+        return float(s)
+    except ValueError:
+        return s
+
+
+_CACHE = {}
+
+
+def read_csv(path, columns=(), numeric=()):
+    """The rows of a CSV as dicts of parsed values; DataError naming the file and column when a
+    required column is missing or a numeric column holds text."""
+    if path not in _CACHE:
+        try:
+            with open(path, newline="") as f:
+                reader = csv.DictReader(f)
+                rows = [{k: _parse(v) for k, v in r.items() if k is not None} for r in reader]
+                header = list(reader.fieldnames or [])
+        except OSError as e:
+            raise DataError(f"{path}: cannot read ({e.strerror})")
+        _CACHE[path] = (header, rows)
+    header, rows = _CACHE[path]
     if not rows:
         raise DataError(f"{path}: no rows")
-    for c in columns:
+    for c in list(columns) + [c for c in numeric if c not in columns]:
         if c not in header:
             raise DataError(f"{path}: missing column '{c}'")
     for i, r in enumerate(rows, start=2):
         for c in numeric:
-            try:
-                r[c] = float(r[c])
-            except (TypeError, ValueError):
+            if not isinstance(r[c], (int, float)):
                 raise DataError(f"{path}, line {i}: column '{c}' holds {r[c]!r}, not a number")
-    return rows
+    return [dict(r) for r in rows]
+
+
+def _same(a, b):
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return float(a) == float(b)
+    return str(a) == str(b)
+
+
+class Query:
+    """q(**match): the one row of a CSV whose fields equal match; q(csv=..., gpu=...) another CSV."""
+
+    def __init__(self, data_dir, csv_name, gpu):
+        self.data_dir, self.csv, self.gpu = data_dir, csv_name, gpu
+
+    def path(self, csv_name=None, gpu=None):
+        return os.path.join(self.data_dir, gpu or self.gpu, csv_name or self.csv)
+
+    def rows(self, csv=None, gpu=None, where=None):
+        rows = read_csv(self.path(csv, gpu))
+        return [r for r in rows if where is None or where(r)]
+
+    def text(self, name, gpu=None):
+        """A committed text file (e.g. "logs/env.txt") of the GPU's folder."""
+        path = os.path.join(self.data_dir, gpu or self.gpu, name)
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                return f.read()
+        except OSError as e:
+            raise DataError(f"{path}: cannot read ({e.strerror})")
+
+    def max_sm_mhz(self, gpu=None):
+        """The maximum SM clock nvidia-smi reported in logs/env.txt (clocks.max.sm)."""
+        m = re.search(r"(\d+) MHz, \d+ MHz", self.text("logs/env.txt", gpu))
+        if not m:
+            raise DataError(f"{self.path('logs/env.txt', gpu)}: no 'clocks.max.sm' line")
+        return int(m.group(1))
+
+    def __call__(self, csv=None, gpu=None, **match):
+        path = self.path(csv, gpu)
+        rows = read_csv(path, columns=list(match))
+        hits = [r for r in rows if all(_same(r[k], v) for k, v in match.items())]
+        if len(hits) != 1:
+            what = ", ".join(f"{k}={v}" for k, v in match.items())
+            raise DataError(f"{path}: {len(hits)} rows with {what}, expected exactly one")
+        return hits[0]
+
+
+def at(field, fmt="{}", **override):
+    """A cell: `field` of the row with the same key fields as this one, some overridden."""
+    def cell(row, q):
+        match = {k: row[k] for k in row.get("_key", ())}
+        match.update(override)
+        return fmt.format(q(**match)[field])
+    return cell
+
+
+# ----------------------------------------------------------------------------------------------
+# Declarations
+class Col:
+    def __init__(self, header, cell, align="r"):
+        self.header, self.cell, self.align = header, cell, align
+
+
+class Table:
+    def __init__(self, name, csv, columns=(), gpu="h200", rows=None, key=("kernel",), where=None, render=None):
+        self.name, self.csv, self.columns, self.gpu = name, csv, list(columns), gpu
+        self.rows, self.key, self.where, self.render_fn = rows, tuple(key), where, render
+
+    def render(self, data_dir):
+        q = Query(data_dir, self.csv, self.gpu)
+        if self.render_fn:
+            return "\n".join(self.render_fn(q))
+        if self.rows is None:
+            picked = [dict(r, _key=self.key) for r in q.rows(where=self.where)]
+        else:
+            picked = []
+            for spec in self.rows:
+                r = dict(q(**{k: spec[k] for k in self.key}))
+                r.update({k: v for k, v in spec.items() if k not in self.key})
+                r["_key"] = self.key
+                picked.append(r)
+        lines = ["| " + " | ".join(c.header for c in self.columns) + " |",
+                 "|" + "|".join("---:" if c.align == "r" else "---" for c in self.columns) + "|"]
+        for r in picked:
+            cells = []
+            for c in self.columns:
+                try:
+                    text = c.cell(r, q) if callable(c.cell) else c.cell.format(**r)
+                except KeyError as e:
+                    raise DataError(f"{q.path()}: table {self.name}: no column {e}")
+                except (TypeError, ValueError) as e:
+                    raise DataError(f"{q.path()}: table {self.name}, column '{c.header}': {e}")
+                if r.get("_bold") and text:
+                    text = f"**{text}**"
+                cells.append(text)
+            lines.append("| " + " | ".join(cells) + " |")
+        return "\n".join(lines)
+
+
+class Value:
+    def __init__(self, name, csv, compute, fmt="{}", gpu="h200"):
+        self.name, self.csv, self.compute, self.fmt, self.gpu = name, csv, compute, fmt, gpu
+
+    def render(self, data_dir):
+        q = Query(data_dir, self.csv, self.gpu)
+        try:
+            v = self.compute(q)
+        except (KeyError, TypeError, ZeroDivisionError) as e:
+            raise DataError(f"{q.path()}: value {self.name}: {e!r}")
+        return self.fmt.format(*v) if isinstance(v, tuple) else self.fmt.format(v)
+
+
+def span(values, fmt="{:.0f}", sep=" to ", unit=""):
+    """"lo to hi" of some numbers, or one number where both ends print the same: span([107.9, 108.3], "{:.0f}", unit="%")."""
+    lo, hi = fmt.format(min(values)), fmt.format(max(values))
+    return (lo if lo == hi else lo + sep + hi) + unit
+
+
+def Field(name, csv, field, fmt="{}", gpu="h200", **match):
+    """A Value that is one field of one row: Field("x.copy_gbps.h100", "x.csv", "gbps", "{:.0f}", "h100", kernel="copy")."""
+    return Value(name, csv, lambda q: q(**match)[field], fmt, gpu=gpu)
+
+
+class Figure:
+    def __init__(self, name, csv, columns, title, kind, **opts):
+        self.name, self.csv, self.columns, self.title, self.kind, self.opts = name, csv, list(columns), title, kind, opts
+
+
+def declaration_files(root=ROOT):
+    return sorted(glob.glob(os.path.join(root, "chapters", "*", "report.py"))) + \
+        [p for p in [os.path.join(root, "plots", "report.py")] if os.path.exists(p)]
+
+
+def load_declarations(root=ROOT):
+    """{"tables": {name: Table}, "values": {...}, "figures": {...}}, with the file of each."""
+    if HERE not in sys.path:
+        sys.path.insert(0, HERE)
+    sys.modules.setdefault("plot_timings", sys.modules[__name__])
+    out = {"tables": {}, "values": {}, "figures": {}}
+    where = {}
+    for path in declaration_files(root):
+        spec = importlib.util.spec_from_file_location("wb_report_" + os.path.basename(os.path.dirname(path)), path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        for kind, attr in (("tables", "TABLES"), ("values", "VALUES"), ("figures", "FIGURES")):
+            for d in getattr(mod, attr, []):
+                if d.name in where:
+                    raise DataError(f"{path}: the name {d.name!r} is also declared in {where[d.name]}")
+                where[d.name] = path
+                d.origin = path
+                out[kind][d.name] = d
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# README blocks and values
+TABLE_RE = re.compile(r"(<!-- wb:table (\S+) -->\n)(.*?)(<!-- /wb:table -->)", re.S)
+VALUE_RE = re.compile(r"(<!-- wb:value (\S+) -->)(.*?)(<!-- /wb:value -->)", re.S)
+
+
+def readmes(root=ROOT):
+    return [os.path.join(root, "README.md")] + sorted(glob.glob(os.path.join(root, "chapters", "*", "README.md")))
+
+
+def regenerate(text, decl, data_dir, path, used):
+    def table(m):
+        name = m.group(2)
+        if name not in decl["tables"]:
+            raise DataError(f"{path}: the table {name!r} is declared in no report.py")
+        used.add(name)
+        return m.group(1) + decl["tables"][name].render(data_dir) + "\n" + m.group(4)
+
+    def value(m):
+        name = m.group(2)
+        if name not in decl["values"]:
+            raise DataError(f"{path}: the value {name!r} is declared in no report.py")
+        used.add(name)
+        return m.group(1) + decl["values"][name].render(data_dir) + m.group(4)
+
+    return VALUE_RE.sub(value, TABLE_RE.sub(table, text))
+
+
+def process_readmes(decl, data_dir, root, write):
+    """Regenerate every README; write it (update) or return the diffs (check)."""
+    diffs, used = [], set()
+    for path in readmes(root):
+        if not os.path.exists(path):
+            continue
+        with open(path, encoding="utf-8") as f:
+            old = f.read()
+        new = regenerate(old, decl, data_dir, os.path.relpath(path, root), used)
+        if new != old:
+            rel = os.path.relpath(path, root)
+            if write:
+                with open(path, "w", encoding="utf-8") as f:
+                    f.write(new)
+                print(f"updated {rel}")
+            else:
+                diffs.append("".join(difflib.unified_diff(old.splitlines(True), new.splitlines(True),
+                                                          rel, rel + " (generated)")))
+    return diffs, used
+
+
+# ----------------------------------------------------------------------------------------------
+# Figures (matplotlib is imported only here)
+def _plt():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
 
 
 def meta_of(gpu_dir, gpu):
@@ -85,287 +388,163 @@ def stamp(fig, metas, title):
 
 
 def panels(n):
-    fig, axes = plt.subplots(1, n, figsize=FIGSIZE, dpi=DPI, squeeze=False)
+    fig, axes = _plt().subplots(1, n, figsize=FIGSIZE, dpi=DPI, squeeze=False)
     return fig, list(axes[0])
 
 
-def plot_warpReduce(ax, rows, _dir):
-    colors = []
-    for r in rows:
-        colors.append("tab:gray" if r["kernel"] == "copy" else "tab:green" if r["kernel"].startswith("cub")
-                      else "tab:blue")
-    ax.bar([r["kernel"] for r in rows], [r["gbps"] for r in rows], color=colors)
+def _color(name, colors, default="tab:blue"):
+    for k, c in colors.items():
+        if name == k or (k.endswith("*") and name.startswith(k[:-1])):
+            return c
+    return default
+
+
+def draw_bar(ax, rows, fig):
+    o = fig.opts
+    x, y = o.get("x", "kernel"), o.get("y", "gbps")
+    ax.bar([str(r[x]) for r in rows], [r[y] for r in rows],
+           color=[_color(str(r[x]), o.get("colors", {})) for r in rows])
     for i, r in enumerate(rows):
-        ax.text(i, r["gbps"], f"{r['gbps']:.0f}", ha="center", va="bottom", fontsize=8)
-    ax.set_ylabel("GB/s (read + write, GB = 1e9)")
-    ax.set_title(f"sum of {int(rows[0]['size']):,} ints; gray: copy, green: CUB", fontsize=9)
+        ax.text(i, r[y], f"{r[y]:.0f}", ha="center", va="bottom", fontsize=8)
+    ax.set_ylabel(o.get("ylabel", "GB/s (read + write, GB = 1e9)"))
+    if o.get("subtitle"):
+        ax.set_title(o["subtitle"].format(**rows[0]), fontsize=9)
     ax.tick_params(axis="x", rotation=30, labelsize=8)
 
 
-def plot_reduceInteger(ax, rows, _dir):
-    """Two bars per kernel: the whole sum (time_ms) and, where there is one, the first pass alone."""
-    width = 0.4
-    for i, r in enumerate(rows):
-        k = r["kernel"]
-        color = ("tab:gray" if k == "copy" else "tab:green" if k.startswith("cub") else
-                 "tab:orange" if k == "reduceUnrollShflVec" else "tab:blue")
-        ax.bar(i - width / 2, r["gbps"], width, color=color)
-        ax.text(i - width / 2, r["gbps"], f"{r['gbps']:.0f}", ha="center", va="bottom", fontsize=7)
-        first = r.get("first_pass_ms") or ""
-        if first:
-            g = r["bytes"] / (float(first) * 1e-3) / 1e9
-            ax.bar(i + width / 2, g, width, color=color, alpha=0.45)
-            ax.text(i + width / 2, g, f"{g:.0f}", ha="center", va="bottom", fontsize=7)
-    ax.set_xticks(range(len(rows)))
-    ax.set_xticklabels([r["kernel"] for r in rows], rotation=30, ha="right", fontsize=8)
-    ax.set_ylabel("GB/s of input read (n x 4 bytes, GB = 1e9); copy: read + write")
-    ax.set_title(f"sum of {int(rows[0]['size']):,} ints. Solid: the whole sum; pale: the first pass alone "
-                 "(what the book times). Blue: the source's kernels, orange: ours, green: CUB, gray: copy",
-                 fontsize=8, wrap=True)
-
-
-def plot_setRowReadCol(ax, rows, gpu_dir):
-    kernels = [r for r in rows if r["kernel"] != "copy"]
-    names = [r["kernel"] for r in kernels]
-    y = range(len(kernels))
-    ax.barh(list(y), [float(r["slowdown_vs_rowrow"]) for r in kernels], color="tab:red", height=0.4,
-            label="measured slowdown vs row/row")
-    bank = os.path.join(gpu_dir, "bank_conflicts.csv")
-    if os.path.exists(bank):
-        b = {r["kernel"]: r for r in read_csv(bank, BANK, BANK[1:])}
-        ways = [(b[n]["ld_wavefronts"] + b[n]["st_wavefronts"]) / (b[n]["ld_instructions"] + b[n]["st_instructions"])
-                if n in b else 0 for n in names]
-        ax.barh([i + 0.4 for i in y], ways, color="tab:purple", height=0.4,
-                label="mean n-way conflict (ncu wavefronts / instructions)")
-    ax.set_yticks([i + 0.2 for i in y])
-    ax.set_yticklabels(names, fontsize=8)
-    ax.invert_yaxis()
-    ax.set_xlabel("times")
-    ax.legend(fontsize=8, loc="lower right")
-
-
-def ordered_sizes(rows):
-    seen = []
-    for r in rows:
-        if r["size"] not in seen:
-            seen.append(r["size"])
-    return seen
-
-
-def plot_lines(ax, rows, references, xlabel, logx_values=False):
-    sizes = ordered_sizes(rows)
-    xs = {s: i for i, s in enumerate(sizes)}
-    for k in dict.fromkeys(r["kernel"] for r in rows):
-        pts = [(xs[r["size"]], r["gbps"]) for r in rows if r["kernel"] == k]
-        style = {"linestyle": "--", "linewidth": 2.2, "color": references[k]} if k in references else {"marker": "o"}
+def draw_lines(ax, rows, fig):
+    o = fig.opts
+    x, y, series = o.get("x", "size"), o.get("y", "gbps"), o.get("series", "kernel")
+    refs = o.get("references", {})
+    xs_in_order = list(dict.fromkeys(r[x] for r in rows))
+    pos = (lambda v: v) if o.get("logx") else (lambda v: xs_in_order.index(v))
+    for k in dict.fromkeys(r[series] for r in rows):
+        pts = [(pos(r[x]), r[y]) for r in rows if r[series] == k]
+        ref = _color(str(k), refs, None)
+        style = {"linestyle": "--", "linewidth": 2.2, "color": ref} if ref else {"marker": "o"}
         ax.plot([p[0] for p in pts], [p[1] for p in pts], label=k, **style)
-    labels = [f"2^{int(round(math.log2(int(s))))}" if logx_values and s.isdigit() else s for s in sizes]
-    ax.set_xticks(range(len(sizes)))
-    ax.set_xticklabels(labels, fontsize=8)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel("GB/s (read + write, GB = 1e9)")
-    ax.legend(fontsize=7, ncol=2)
-    ax.grid(alpha=0.3)
-
-
-def plot_transpose(ax, rows, _dir):
-    plot_lines(ax, rows, {"copy": "black", "copyGmem": "gray", "cublasSgeam": "tab:green"}, "matrix side n (n x n), then rows x cols")
-
-
-def plot_stencil_1d(ax, rows, _dir):
-    plot_lines(ax, rows, {"copy": "black"}, "N (floats)", logx_values=True)
-
-
-def _cluster_rows(data_dir, gpu):
-    """The chapter 11 table of one GPU; a table from before the `dist` column measured the source's input."""
-    rows = read_csv(os.path.join(data_dir, gpu, "cluster_histogram.csv"), REQUIRED["cluster_histogram"], NUMERIC)
-    for r in rows:
-        r.setdefault("dist", "" if r["kernel"] in ("copy", "read_reference") else "source")
-        r["dist"] = r["dist"] or ""
-    return rows
-
-
-def _best_per_bins(rows, pred):
-    """For each bin count, the fastest row that pred accepts: (bins, GB/s, row), in bin order."""
-    best = {}
-    for r in rows:
-        if r["bins"] and pred(r) and (r["bins"] not in best or r["gbps"] > best[r["bins"]]["gbps"]):
-            best[r["bins"]] = r
-    return [(float(b), best[b]["gbps"], best[b]) for b in sorted(best, key=float)]
-
-
-CLUSTER_FAMILIES = [  # (label, which rows, colour, style)
-    ("global_atomics", lambda r: r["kernel"] == "global_atomics", "tab:red", ":^"),
-    ("cub_HistogramEven", lambda r: r["kernel"] == "cub_HistogramEven", "tab:green", "--s"),
-    ("clusterHist_kernel (source), best cluster size", lambda r: r["kernel"] == "clusterHist_kernel", "tab:purple", "--D"),
-    ("ours, best of histVec4 / histPacked", lambda r: r["kernel"].startswith("hist"), "tab:blue", "-o"),
-]
-
-
-def _reference_line(ax, rows, values):
-    """read_reference as a labelled line; log y from below the slowest value to above the line."""
-    ref = [r["gbps"] for r in rows if r["kernel"] == "read_reference"]
-    for g in ref:
-        ax.axhline(g, color="black", linestyle="--", linewidth=1)
-        ax.text(256, g * 1.08, f"read_reference {g:.0f}", fontsize=7, va="bottom")
-    ax.set_yscale("log")
-    values = list(values) + ref
-    if values:
-        ax.set_ylim(min(values) / 1.5, max(values) * 1.8)
-
-
-def draw_cluster_histogram(data_dir, gpus, out_dir, title):
-    """cluster_histogram.png: per GPU (rows) and input (columns), GB/s against bins for the four
-    families and read_reference. cluster_histogram_clusters.png: every cluster size of the source's
-    kernel and of histVec4, per GPU, on the uniform input (the source's, for an old table)."""
-    written = []
-    tables = {g: _cluster_rows(data_dir, g) for g in gpus}
-    metas = [meta_of(os.path.join(data_dir, g), g) for g in gpus]
-
-    fig, axes = plt.subplots(len(gpus), 2, figsize=FIGSIZE, dpi=DPI, squeeze=False, sharex=True)
-    for gi, g in enumerate(gpus):
-        rows = tables[g]
-        for di, dist in enumerate(("uniform", "source")):
-            ax = axes[gi][di]
-            drows = [r for r in rows if r["dist"] == dist]
-            values = []
-            for label, pred, color, style in CLUSTER_FAMILIES:
-                pts = _best_per_bins(drows, pred)
-                if pts:
-                    ax.plot([p[0] for p in pts], [p[1] for p in pts], style, color=color, label=label, markersize=4)
-                    values += [p[1] for p in pts]
-            if not drows:
-                ax.text(0.5, 0.5, "not measured in this table", transform=ax.transAxes, ha="center", fontsize=9)
-            ax.set_xscale("log", base=2)
-            _reference_line(ax, rows, values)
-            ax.set_title(f"{metas[gi]['gpu']}: {dist} input", fontsize=9)
-            ax.set_ylabel("GB/s of input read", fontsize=8)
-            ax.grid(alpha=0.3, which="both")
-            if gi == len(gpus) - 1:
-                ax.set_xlabel("bins")
-    stamp(fig, metas, title)
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=8)
-    fig.tight_layout(rect=(0, 0.06, 1, 1))
-    written.append(os.path.join(out_dir, "cluster_histogram.png"))
-    fig.savefig(written[-1], dpi=DPI)
-    plt.close(fig)
-
-    fig, axes = panels(len(gpus))
-    sizes = ["1", "2", "4", "8", "16"]
-    colors = dict(zip(sizes, ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple"]))
-    for ax, g, meta in zip(axes, gpus, metas):
-        rows = tables[g]
-        dist = "uniform" if any(r["dist"] == "uniform" for r in rows) else "source"
-        values = []
-        for kernel, style in (("histVec4", "-o"), ("clusterHist_kernel", "--s")):
-            for c in sizes:
-                pts = [(float(r["bins"]), r["gbps"]) for r in rows
-                       if r["kernel"] == kernel and r["cluster"] == c and r["dist"] == dist]
-                if pts:
-                    ax.plot([p[0] for p in pts], [p[1] for p in pts], style, color=colors[c], markersize=3,
-                            label=f"{kernel}, cluster {c}")
-                    values += [p[1] for p in pts]
+    if o.get("logx"):
         ax.set_xscale("log", base=2)
-        _reference_line(ax, rows, values)
-        ax.set_title(f"{meta['gpu']}: {dist} input. Solid: histVec4; dashed: clusterHist_kernel", fontsize=8)
-        ax.set_xlabel("bins")
-        ax.set_ylabel("GB/s of input read", fontsize=8)
-        ax.grid(alpha=0.3, which="both")
-    stamp(fig, metas, "Chapter 11 cluster histogram: every cluster size (distributed shared memory)")
-    handles, labels = axes[0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=5, fontsize=7)
-    fig.tight_layout(rect=(0, 0.12, 1, 1))
-    written.append(os.path.join(out_dir, "cluster_histogram_clusters.png"))
-    fig.savefig(written[-1], dpi=DPI)
-    plt.close(fig)
-    return written
-
-
-def plot_matMul(ax, rows, _dir):
-    for k in dict.fromkeys(r["kernel"] for r in rows):
-        pts = [(r["n"], r["tflops"]) for r in rows if r["kernel"] == k]
-        style = {"linestyle": "--", "linewidth": 2.2, "color": "black"} if k.startswith("cublas") else {"marker": "o"}
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], label=k, **style)
-    ax.set_xscale("log", base=2)
-    ax.set_xticks(sorted({r["n"] for r in rows}))
-    ax.set_xticklabels([f"{int(n)}" for n in sorted({r["n"] for r in rows})], fontsize=8)
-    ax.set_xlabel("n (C = A B, all n x n, FP32)")
-    ax.set_ylabel("TFLOP/s (2 n^3 / time)")
-    ax.legend(fontsize=7)
+        ticks = sorted(xs_in_order)
+        ax.set_xticks(ticks)
+        ax.set_xticklabels([f"{int(t)}" for t in ticks], fontsize=8)
+    else:
+        labels = [f"2^{int(round(math.log2(v)))}" if o.get("xticks") == "log2" and isinstance(v, int) and v > 0
+                  else str(v) for v in xs_in_order]
+        ax.set_xticks(range(len(xs_in_order)))
+        ax.set_xticklabels(labels, fontsize=8)
+    ax.set_xlabel(o.get("xlabel", x))
+    ax.set_ylabel(o.get("ylabel", "GB/s (read + write, GB = 1e9)"))
+    ax.legend(fontsize=7, ncol=o.get("legend_cols", 2))
     ax.grid(alpha=0.3)
 
 
-PLOTS = {
-    "warpReduce": ("Chapter 04 warpReduce: full-array sum, 2^28 ints", plot_warpReduce),
-    "reduceInteger": ("Chapter 06 reduceInteger: the book's reductions against CUB, 2^28 ints", plot_reduceInteger),
-    "setRowReadCol": ("Chapter 05 setRowReadCol: the cost of bank conflicts", plot_setRowReadCol),
-    "transpose": ("Chapter 07 transpose: GB/s against matrix size", plot_transpose),
-    "stencil_1d": ("Chapter 09 stencil_1d: GB/s against N", plot_stencil_1d),
-    "cluster_histogram": ("Chapter 11 cluster histogram: GB/s against bins, best of each family", None),
-    "matMul": ("Chapter 08 matMul: FP32 TFLOP/s against n, cublasSgemm without TF32", plot_matMul),
-}
-NUMERIC = ["bytes", "time_ms", "gbps"]
-OWN_FIGURES = {"cluster_histogram": draw_cluster_histogram}  # chapters that lay out their own figures
-NUMERIC_OF = {"matMul": ["n", "time_ms", "tflops", "pct_of_cublas"]}  # tables that are not GB/s
+def draw_figure(fig_decl, data_dir, gpus, out_dir):
+    """Draw one declared figure from the GPUs that have its CSV; returns the PNG path or None."""
+    present = [g for g in gpus if os.path.exists(os.path.join(data_dir, g, fig_decl.csv))]
+    if not present:
+        return None
+    for g in present:  # refuse a table that lacks a column before drawing anything
+        numeric = fig_decl.opts.get("numeric", [fig_decl.opts.get("y", "gbps")] if fig_decl.kind in ("bar", "lines") else [])
+        read_csv(os.path.join(data_dir, g, fig_decl.csv), fig_decl.columns, numeric)
+    out = os.path.join(out_dir, fig_decl.name + ".png")
+    plt = _plt()
+    if fig_decl.kind == "figure":
+        fig_decl.opts["draw"](data_dir, present, out, fig_decl.title)
+        return out
+    fig, axes = panels(len(present))
+    metas = []
+    for ax, g in zip(axes, present):
+        gdir = os.path.join(data_dir, g)
+        rows = read_csv(os.path.join(gdir, fig_decl.csv), fig_decl.columns)
+        if fig_decl.opts.get("where"):
+            rows = [r for r in rows if fig_decl.opts["where"](r)]
+        if fig_decl.kind == "bar":
+            draw_bar(ax, rows, fig_decl)
+        elif fig_decl.kind == "lines":
+            draw_lines(ax, rows, fig_decl)
+        elif fig_decl.kind == "panel":
+            fig_decl.opts["draw"](ax, rows, gdir)
+        else:
+            raise DataError(f"{fig_decl.origin}: figure {fig_decl.name}: unknown kind {fig_decl.kind!r}")
+        metas.append(meta_of(gdir, g))
+        if len(present) > 1:
+            ax.set_title(metas[-1]["gpu"], fontsize=9)
+    stamp(fig, metas, fig_decl.title)
+    fig.tight_layout()
+    fig.savefig(out, dpi=DPI)
+    plt.close(fig)
+    return out
 
 
-def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--data-dir", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "data"))
-    p.add_argument("--out-dir", default=os.path.dirname(os.path.abspath(__file__)))
-    p.add_argument("--gpu", default=None, help="a folder under DATA_DIR, or 'all' (default: the first)")
-    o = p.parse_args(argv)
-
-    if not os.path.isdir(o.data_dir):
-        print(f"plot_timings: no data directory {o.data_dir}", file=sys.stderr)
-        return 2
-    gpus = sorted(d for d in os.listdir(o.data_dir) if os.path.isdir(os.path.join(o.data_dir, d)))
-    if o.gpu and o.gpu != "all":
-        if o.gpu not in gpus:
-            print(f"plot_timings: no data for GPU '{o.gpu}' in {o.data_dir} (have: {', '.join(gpus) or 'none'})",
-                  file=sys.stderr)
-            return 2
-        gpus = [o.gpu]
-    elif o.gpu is None:
-        gpus = gpus[:1]
-    if not gpus:
-        print(f"plot_timings: no GPU folders in {o.data_dir}", file=sys.stderr)
-        return 2
-    os.makedirs(o.out_dir, exist_ok=True)
-
+def draw_all(decl, data_dir, gpus, out_dir):
+    os.makedirs(out_dir, exist_ok=True)
     written, missing = [], []
-    try:
-        for chapter, (title, draw) in PLOTS.items():
-            present = [g for g in gpus if os.path.exists(os.path.join(o.data_dir, g, chapter + ".csv"))]
-            if not present:
-                missing.append(chapter)
-                continue
-            if chapter in OWN_FIGURES:
-                written += OWN_FIGURES[chapter](o.data_dir, present, o.out_dir, title)
-                continue
-            fig, axes = panels(len(present))
-            metas = []
-            for ax, g in zip(axes, present):
-                gdir = os.path.join(o.data_dir, g)
-                rows = read_csv(os.path.join(gdir, chapter + ".csv"), REQUIRED[chapter], NUMERIC_OF.get(chapter, NUMERIC))
-                draw(ax, rows, gdir)
-                metas.append(meta_of(gdir, g))
-                if len(present) > 1:
-                    ax.set_title(metas[-1]["gpu"], fontsize=9)
-            stamp(fig, metas, title)
-            fig.tight_layout()
-            out = os.path.join(o.out_dir, chapter + ".png")
-            fig.savefig(out, dpi=DPI)
-            plt.close(fig)
-            written.append(out)
-    except DataError as e:
-        print(f"plot_timings: {e}", file=sys.stderr)
-        return 2
+    for f in decl["figures"].values():
+        out = draw_figure(f, data_dir, gpus, out_dir)
+        (written.append(out) if out else missing.append(f.name))
     for w in written:
         print(f"wrote {w}")
     if missing:
         print("no data for: " + ", ".join(missing))
+    return written
+
+
+def gpus_of(data_dir, which):
+    present = sorted(d for d in os.listdir(data_dir) if os.path.isdir(os.path.join(data_dir, d)))
+    if which in (None, "all"):
+        return present
+    if which not in present:
+        raise DataError(f"{data_dir}: no folder {which!r} (there are: {', '.join(present) or 'none'})")
+    return [which]
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--check", action="store_true", help="exit 1 with a diff when a README block differs")
+    mode.add_argument("--update", action="store_true", help="rewrite every README block, redraw every figure")
+    mode.add_argument("--list", action="store_true", help="list the declarations")
+    p.add_argument("--data-dir", default=DEFAULT_DATA)
+    p.add_argument("--out-dir", default=HERE)
+    p.add_argument("--root", default=ROOT, help="the workbook's top folder (READMEs, chapters/)")
+    p.add_argument("--gpu", default=None, help="a folder under DATA_DIR, or 'all' (default: all)")
+    p.add_argument("--no-figures", action="store_true", help="with --update: the READMEs only")
+    o = p.parse_args(argv)
+    try:
+        decl = load_declarations(o.root)
+        if o.list:
+            for kind in ("tables", "values", "figures"):
+                for name, d in decl[kind].items():
+                    print(f"{kind[:-1]:6} {name:40} {d.csv:32} {os.path.relpath(d.origin, o.root)}")
+            return 0
+        if o.check or o.update:
+            diffs, used = process_readmes(decl, o.data_dir, o.root, write=o.update)
+            if o.check:
+                for d in diffs:
+                    sys.stdout.write(d)
+                unused = sorted((set(decl["tables"]) | set(decl["values"])) - used)
+                if unused:
+                    print("declared but quoted in no README (fine, but check): " + ", ".join(unused))
+                n = len(used)
+                if diffs:
+                    print(f"readme.tables: {len(diffs)} README(s) differ from the CSVs; "
+                          "run `python3 plots/plot_timings.py --update`")
+                    return 1
+                print(f"readme.tables: {n} generated tables and values are current")
+                return 0
+            if o.no_figures:
+                return 0
+        if not os.path.isdir(o.data_dir):
+            raise DataError(f"{o.data_dir}: no such folder")
+        gpus = gpus_of(o.data_dir, o.gpu or "all")
+        if not gpus:
+            print(f"plot_timings: no GPU folders in {o.data_dir}", file=sys.stderr)
+            return 2
+        draw_all(decl, o.data_dir, gpus, o.out_dir)
+    except DataError as e:
+        print(f"plot_timings: {e}", file=sys.stderr)
+        return 2
     return 0
 
 

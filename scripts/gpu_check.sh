@@ -16,9 +16,14 @@
 #            the driver at load) into build-old/ and run each as its golden test does: one line per
 #            program in res/old_arch.log, rc=0 with stdout equal to its golden file, or rc=77 (the
 #            program refuses an image below its floor); any other outcome fails the step
-#   bench    the workbook run: every chapter's --bench, timing CSVs, bank-conflict counters, figures
-#   extras   counters and demonstrations that are not tests: the stencil race demo under
-#            compute-sanitizer, transpose wavefronts, reduceInteger and matMul global traffic
+#   bench    the workbook run: every chapter's --bench, timing CSVs, figures
+#   extras   every chapters/*/gpu_extras.sh <build_dir> <results_dir> <log_dir>: counters and
+#            demonstrations that are not tests (chapter 05's and 07's shared-memory wavefronts,
+#            06's and 08's global traffic under ncu, 09's race demo under compute-sanitizer)
+# After bench or extras, the run's CSVs and logs over the committed plots/data/ go to
+# $OUT/res/data/<gpu>/ (the committed layout) and plots/plot_timings.py --update regenerates every
+# README table, value and figure from them ($OUT/res/tree/). To take a run: copy res/data/<gpu>/
+# into plots/data/<gpu>/ and run `python3 plots/plot_timings.py --update`.
 # Everything it produces lands in $OUT/gpu_results.tgz (plus ctest.log beside it): env.txt,
 # configure/build logs, ctest.log, workbook.log, expected_outputs/, results/<gpu>/*.csv, plots/.
 # The steps run in the order above, whatever the order in STEPS. A device call is limited to
@@ -158,18 +163,43 @@ if has bench; then
 fi
 
 if has extras; then
-  # Demonstrations and counters that are not tests: the source's racy stencil under the sanitizers,
-  # shared-memory wavefronts of the four shared-memory transposes at 4096 x 4096, and the global
-  # traffic of the reduction and matrix-multiply kernels against what their texts predict.
-  cmake --build build --target stencil_1d_race_demo_check > "$RES/race_demo.log" 2>&1
-  python3 scripts/bank_conflicts.py --program build/bin/transposeSmemUnrollPad --program-arg=--profile \
-    --kernels '^transposeSmem(Unroll)?(Pad)?$' --name transpose_smem_wavefronts --probe build/bin/workbook_probe \
-    --csv-dir build/results > "$RES/transpose_ncu.log" 2>&1 || rc=1
-  python3 chapters/06_reduceInteger/gmem_transactions.py --program build/bin/reduceInteger --probe build/bin/workbook_probe \
-    --csv-dir build/results > "$RES/reduceInteger_ncu.log" 2>&1 || rc=1
-  python3 chapters/08_matMul/matmul_traffic.py --program build/bin/matMul --probe build/bin/workbook_probe \
-    --csv-dir build/results > "$RES/matmul_ncu.log" 2>&1 || rc=1
-  echo "extras done (rc so far $rc)"
+  # Each chapter's GPU work that is not a test and not its --bench (Nsight Compute counters,
+  # demonstrations) lives in chapters/NN_x/gpu_extras.sh: CSVs into build/results/<gpu>/, logs
+  # into $RES. Every chapter that has one is run; a failure is named and fails the run.
+  for x in chapters/*/gpu_extras.sh; do
+    [ -f "$x" ] || continue
+    start=$(date +%s)
+    if bash "$x" build build/results "$RES"; then
+      echo "extras: $x ok, $(( $(date +%s) - start )) s"
+    else
+      echo "extras: $x FAILED (exit $?), logs in $RES"; rc=1
+    fi
+  done
+fi
+
+if has bench || has extras; then
+  # The committed layout, plots/data/<gpu>/ with its logs/, from this run over the committed
+  # files: every README table, value and figure regenerated from it (plots/plot_timings.py
+  # --update), so that a CSV the declarations cannot read fails here, on the GPU machine. The
+  # tree's READMEs and figures are rewritten; both come back in $RES/tree/.
+  rm -rf "$RES/data" && cp -r plots/data "$RES/data"
+  for g in build/results/*/; do
+    [ -d "$g" ] || continue
+    gpu=$(basename "$g"); mkdir -p "$RES/data/$gpu/logs"
+    cp "$g"* "$RES/data/$gpu/" 2>/dev/null
+    for f in env.txt build.log ctest.log workbook.log update_expected.log race_demo.log bank_conflicts.log \
+             transpose_ncu.log reduceInteger_ncu.log matmul_ncu.log; do
+      [ -f "$RES/$f" ] && cp "$RES/$f" "$RES/data/$gpu/logs/"
+    done
+  done
+  python=$(cat build/plot_python.txt 2>/dev/null || echo ERROR)
+  figures=""; [[ $python == ERROR* ]] && { python=python3; figures=--no-figures; }
+  if "$python" plots/plot_timings.py --update $figures --data-dir "$RES/data" > "$RES/tables.log" 2>&1; then
+    echo "tables: every README block, value and figure regenerated from this run ($RES/tables.log)"
+  else
+    echo "tables: plots/plot_timings.py --update FAILED:"; tail -5 "$RES/tables.log"; rc=1
+  fi
+  mkdir -p "$RES/tree" && cp --parents README.md chapters/*/README.md plots/*.png "$RES/tree/" 2>/dev/null
 fi
 
 if [ -n "${EXTRA:-}" ]; then bash -c "$EXTRA" > "$RES/extra.log" 2>&1; tail -40 "$RES/extra.log"; fi

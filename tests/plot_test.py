@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""The plot script on the committed data: each chapter with a CSV gets a non-empty PNG of the
-expected size; and a CSV with a missing column is refused with a message naming file and column.
+"""The plot script on the committed data: each declared figure (chapters/*/report.py) whose CSV is
+present gets a non-empty PNG of the expected size; and a CSV with a missing column is refused with a
+message naming file and column.
 
 usage: plot_test.py STAMP PLOT_SCRIPT DATA_DIR OUT_DIR
 """
@@ -23,14 +24,19 @@ if python.startswith("ERROR"):
     print("SKIPPED: no Python with matplotlib, and none could be installed: " + python)
     sys.exit(77)
 
-# The chapter list and the figure size, from the plot script itself (run by the Python that plots).
+# The declared figures (chapters/*/report.py) and the figure size, from the plot script itself (run
+# by the Python that plots).
 query = ("import json, sys; sys.path.insert(0, sys.argv[1]); import plot_timings as p; "
-         "print(json.dumps([list(p.PLOTS), [int(v * p.DPI) for v in p.FIGSIZE]]))")
+         "d = p.load_declarations(); "
+         "print(json.dumps([[[f.name, f.csv] for f in d['figures'].values()], [int(v * p.DPI) for v in p.FIGSIZE]]))")
 info = subprocess.run([python, "-c", query, os.path.dirname(os.path.abspath(script))], capture_output=True, text=True)
 if info.returncode != 0:
-    print("FAIL: cannot import plots/plot_timings.py: " + info.stderr.strip())
+    print("FAIL: cannot import plots/plot_timings.py or a chapter's report.py: " + info.stderr.strip())
     sys.exit(1)
-chapters, (want_w, want_h) = json.loads(info.stdout)
+figures, (want_w, want_h) = json.loads(info.stdout)
+if not figures:
+    print("FAIL: no figure is declared in any chapters/*/report.py")
+    sys.exit(1)
 gpus = sorted(d for d in os.listdir(data) if os.path.isdir(os.path.join(data, d)))
 shutil.rmtree(out, ignore_errors=True)
 failures = []
@@ -41,11 +47,11 @@ for gpu in gpus:
     if proc.returncode != 0:
         failures.append(f"{gpu}: plot_timings.py exited {proc.returncode}")
         continue
-    expected = [c for c in chapters if os.path.exists(os.path.join(data, gpu, c + ".csv"))]
+    expected = [name for name, csv in figures if os.path.exists(os.path.join(data, gpu, csv))]
     if not expected:
         failures.append(f"{gpu}: no chapter CSVs to plot")
-    for chapter in expected:
-        png = os.path.join(out, gpu, chapter + ".png")
+    for name in expected:
+        png = os.path.join(out, gpu, name + ".png")
         if not os.path.exists(png) or os.path.getsize(png) < 10000:
             failures.append(f"{png}: missing or too small")
             continue

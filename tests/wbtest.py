@@ -242,10 +242,6 @@ def cmd_workbook(opts, _cmd):
             failed.append(f"{ch['name']} (exit {rc})")
         elif rc == SKIP:
             print(f"[{ch['name']} skipped on this GPU]")
-        if ch["name"] == "setRowReadCol" and manifest["ncu"] and rc == 0:
-            print("\nBank-conflict counters (Nsight Compute):", flush=True)
-            subprocess.call([sys.executable, manifest["bank_script"], "--program", ch["program"], "--probe",
-                             manifest["probe"], "--ncu=" + manifest["ncu"], "--csv-dir", opts.results])
     os.makedirs(os.path.join(opts.results, slug), exist_ok=True)
     with open(os.path.join(opts.results, slug, "meta.json"), "w") as f:
         json.dump({"gpu": name, "cuda": manifest["cuda_version"],

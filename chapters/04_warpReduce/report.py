@@ -1,0 +1,60 @@
+"""Chapter 04's measured tables, quoted numbers and figure (format: plots/plot_timings.py)."""
+from plot_timings import Col, Figure, Table, Value
+
+CSV = "warpReduce.csv"
+CUB = "cub_DeviceReduce_Sum"
+
+
+def pct_of_cub(r, q):
+    if r["kernel"] == "copy":
+        return ""
+    return f"{100 * r['gbps'] / q(kernel=CUB)['gbps']:.1f}"
+
+
+TABLES = [
+    Table("warpReduce.bench", CSV, gpu="h200", rows=[
+        {"kernel": "reduceVec4", "what": "**ours**: 16-byte loads, 4 in flight per thread, persistent grid, one launch"},
+        {"kernel": CUB, "what": "the library peer"},
+        {"kernel": "copy", "what": "bandwidth reference (read + write)"},
+    ], columns=[
+        Col("kernel", "`{kernel}`", "l"), Col("what it is", "{what}", "l"), Col("time (ms)", "{time_ms:.4f}"),
+        Col("GB/s", "{gbps:.0f}"), Col("% of copy", "{pct_of_copy:.1f}"), Col("% of CUB", pct_of_cub),
+    ]),
+]
+
+
+def cub_spread(q):
+    """CUB's sum of the same 2^28 ints in three chapters of one run: (low, high, spread %)."""
+    g = [q(kernel=CUB)["gbps"], q(csv="reduceInteger.csv", kernel=CUB)["gbps"],
+         q(csv="memoryFence_reduce.csv", kernel="cub_DeviceReduce_Sum")["gbps"]]
+    return (min(g), max(g), 100 * (max(g) / min(g) - 1))
+
+
+VALUES = [
+    Value("warpReduce.cub_in_ch06.h200", "reduceInteger.csv", lambda q: q(kernel=CUB)["gbps"], "{:.0f}"),
+    Value("warpReduce.cub_in_ch10.h200", "memoryFence_reduce.csv", lambda q: q(kernel=CUB)["gbps"], "{:.0f}"),
+    Value("warpReduce.cub_spread.h200", CSV, lambda q: cub_spread(q)[2], "{:.1f}%"),
+    Value("warpReduce.cub_range.h200", CSV, lambda q: cub_spread(q)[:2], "{:.0f} to {:.0f}"),
+    Value("warpReduce.vec4_gbps.h200", CSV, lambda q: q(kernel="reduceVec4")["gbps"], "{:.0f}"),
+    Value("warpReduce.vec4_pct_of_cub.h200", CSV,
+          lambda q: 100 * q(kernel="reduceVec4")["gbps"] / q(kernel=CUB)["gbps"], "{:.1f}%"),
+    Value("warpReduce.vec4_pct_of_copy.h200", CSV, lambda q: q(kernel="reduceVec4")["pct_of_copy"], "{:.0f}%"),
+    Value("warpReduce.vec4_gbps.h100", CSV, lambda q: q(kernel="reduceVec4")["gbps"], "{:.0f}", gpu="h100"),
+    Value("warpReduce.vec4_pct_of_cub.h100", CSV,
+          lambda q: 100 * q(kernel="reduceVec4")["gbps"] / q(kernel=CUB)["gbps"], "{:.1f}%", gpu="h100"),
+    Value("warpReduce.cub_gbps.h100", CSV, lambda q: q(kernel=CUB)["gbps"], "{:.0f}", gpu="h100"),
+    Value("warpReduce.vec4_pct_of_copy.h100", CSV, lambda q: q(kernel="reduceVec4")["pct_of_copy"], "{:.0f}%", gpu="h100"),
+    Value("warpReduce.copy_gbps.h100", CSV, lambda q: q(kernel="copy")["gbps"], "{:.0f}", gpu="h100"),
+    # the top README's headline row
+    Value("warpReduce.vec4_vs_cub.h200", CSV,
+          lambda q: q(kernel="reduceVec4")["gbps"] / q(kernel=CUB)["gbps"], "{:.3f}×"),
+    Value("warpReduce.vec4_vs_cub.h100", CSV,
+          lambda q: q(kernel="reduceVec4")["gbps"] / q(kernel=CUB)["gbps"], "{:.3f}×", gpu="h100"),
+]
+
+FIGURES = [
+    Figure("warpReduce", CSV, ["kernel", "size", "bytes", "time_ms", "gbps", "pct_of_copy"],
+           "Chapter 04 warpReduce: full-array sum, 2^28 ints", "bar",
+           colors={"copy": "tab:gray", "cudaMemcpy": "tab:gray", "cub*": "tab:green"},
+           subtitle="sum of {size:,} ints; gray: copy, green: CUB"),
+]

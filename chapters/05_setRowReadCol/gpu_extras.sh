@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Chapter 05's GPU work beyond --bench: the shared-memory wavefronts and bank conflicts of every
+# kernel under Nsight Compute (bank_conflicts.csv: the README's proof table, the figure's second bar).
+# usage: bash chapters/05_setRowReadCol/gpu_extras.sh <build_dir> <results_dir> <log_dir>
+# Programs are in <build_dir>/bin; CSVs go to <results_dir>/<gpu>/ (the programs' --csv-dir);
+# logs to <log_dir>/<name>.log. Exits non-zero when a step fails.
+set -uo pipefail
+[ $# -eq 3 ] || { echo "usage: $0 <build_dir> <results_dir> <log_dir>" >&2; exit 2; }
+build=$1 results=$2 logs=$3
+root=$(cd "$(dirname "$0")/../.." && pwd)
+mkdir -p "$results" "$logs"
+rc=0
+python3 "$root/scripts/bank_conflicts.py" --program "$build/bin/setRowReadCol" --probe "$build/bin/workbook_probe" \
+  --check --csv-dir "$results" > "$logs/bank_conflicts.log" 2>&1 || rc=1
+exit $rc

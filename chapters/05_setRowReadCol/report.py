@@ -1,0 +1,156 @@
+"""Chapter 05's measured tables, quoted numbers and figure (format: plots/plot_timings.py)."""
+import os
+
+from plot_timings import Col, Figure, Table, Value, read_csv
+
+CSV = "setRowReadCol.csv"
+BANK = ["kernel", "ld_wavefronts", "st_wavefronts", "ld_instructions", "st_instructions", "ld_conflicts",
+        "st_conflicts"]
+
+
+def draw(ax, rows, gpu_dir):
+    """Slowdown against row/row per access pattern, beside the mean n-way conflict that Nsight
+    Compute measured (bank_conflicts.csv, when present)."""
+    kernels = [r for r in rows if r["kernel"] not in ("copy", "cudaMemcpy")]
+    names = [r["kernel"] for r in kernels]
+    y = range(len(kernels))
+    ax.barh(list(y), [r["slowdown_vs_rowrow"] for r in kernels], color="tab:red", height=0.4,
+            label="measured slowdown vs row/row")
+    bank = os.path.join(gpu_dir, "bank_conflicts.csv")
+    if os.path.exists(bank):
+        b = {r["kernel"]: r for r in read_csv(bank, BANK, BANK[1:])}
+        ways = [(b[n]["ld_wavefronts"] + b[n]["st_wavefronts"]) / (b[n]["ld_instructions"] + b[n]["st_instructions"])
+                if n in b else 0 for n in names]
+        ax.barh([i + 0.4 for i in y], ways, color="tab:purple", height=0.4,
+                label="mean n-way conflict (ncu wavefronts / instructions)")
+    ax.set_yticks([i + 0.2 for i in y])
+    ax.set_yticklabels(names, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel("times")
+    ax.legend(fontsize=8, loc="lower right")
+
+
+FIGURES = [
+    Figure("setRowReadCol", CSV, ["kernel", "size", "bytes", "time_ms", "gbps", "pct_of_copy", "slowdown_vs_rowrow"],
+           "Chapter 05 setRowReadCol: the cost of bank conflicts", "panel", draw=draw,
+           numeric=["gbps"]),
+]
+
+
+# ---------------------------------------------------------------------------------------------- tables
+SQUARE = ["setRowReadRow", "setColReadCol", "setColReadRow", "setRowReadCol", "setRowReadColDyn",
+          "setRowReadColPad", "setRowReadColDynPad"]
+KERNELS = SQUARE + ["rect_" + k for k in SQUARE]
+SOURCE_004 = {  # 004's ld / st "transactions", quoted from its ncu table (the source's measurement)
+    "setRowReadRow": "32 / 32", "setColReadCol": "1024 / 1024", "setColReadRow": "32 / 1024",
+    "setRowReadCol": "1024 / 32", "setRowReadColDyn": "1024 / 32", "setRowReadColPad": "32 / 32",
+    "setRowReadColDynPad": "32 / 32", "rect_setRowReadRow": "16 / 16", "rect_setColReadCol": "256 / 256",
+    "rect_setColReadRow": "16 / 256", "rect_setRowReadCol": "256 / 16", "rect_setRowReadColDyn": "256 / 16",
+    "rect_setRowReadColPad": "16 / 16", "rect_setRowReadColDynPad": "16 / 16",
+}
+
+
+def ways(r, d):
+    return r[f"{d}_wavefronts"] / r[f"{d}_instructions"]
+
+
+def fmt_ways(v):
+    return f"{v:.0f}" if v == int(v) else f"{v:.2f}"
+
+
+def wavefronts_per_warp(r, q):
+    if r["kernel"] in ("copy", "cudaMemcpy"):
+        return ""
+    b = q(csv="bank_conflicts.csv", kernel=r["kernel"])
+    return f"{fmt_ways(ways(b, 'ld'))} + {fmt_ways(ways(b, 'st'))}"
+
+
+TABLES = [
+    Table("setRowReadCol.wavefronts", "bank_conflicts.csv",
+          rows=[{"kernel": k, "src": SOURCE_004[k]} for k in KERNELS], columns=[
+              Col("kernel", "`{kernel}`", "l"), Col("004 ld / st transactions", "{src}"),
+              Col("our ld / st wavefronts", "{ld_wavefronts} / {st_wavefronts}"),
+              Col("ld / st instructions", "{ld_instructions} / {st_instructions}"),
+              Col("ld / st bank conflicts", "{ld_conflicts} / {st_conflicts}"),
+              Col("n-way ld / st", lambda r, q: f"{fmt_ways(ways(r, 'ld'))} / {fmt_ways(ways(r, 'st'))}"),
+          ]),
+    Table("setRowReadCol.bench", CSV,
+          rows=[{"kernel": k, "label": f"`{k}`"} for k in KERNELS] + [{"kernel": "copy", "label": "`copy` (global memory)"}],
+          columns=[
+              Col("kernel", "{label}", "l"), Col("time (ms)", "{time_ms:.4f}"), Col("shared GB/s", "{gbps:.0f}"),
+              Col("% of DRAM copy", "{pct_of_copy:.1f}"),
+              Col("slowdown vs row/row", lambda r, q: "" if r["slowdown_vs_rowrow"] == "" else f"{r['slowdown_vs_rowrow']:.2f}"),
+              Col("wavefronts per warp (ld + st)", wavefronts_per_warp),
+          ]),
+]
+
+
+# ---------------------------------------------------------------------------------------------- values
+SMS = 132  # SMs of the H100 SXM and the H200 (both run here)
+
+
+def predicted_ms(q, kernel):
+    """Warp accesses x mean wavefronts per access / (SMs x max SM clock): one wavefront per clock."""
+    r, b = q(kernel=kernel), q(csv="bank_conflicts.csv", kernel=kernel)
+    mean_ways = (b["ld_wavefronts"] + b["st_wavefronts"]) / (b["ld_instructions"] + b["st_instructions"])
+    return r["size"] / 32 * mean_ways / (SMS * q.max_sm_mhz() * 1e6) * 1e3
+
+
+CONFLICTED = ["setColReadCol", "setRowReadCol", "rect_setColReadCol", "rect_setRowReadCol"]
+
+
+def over_bound(q):
+    """How far above its wavefront bound each conflicted kernel runs, in %: (lowest, highest)."""
+    v = [100 * (q(kernel=k)["time_ms"] / predicted_ms(q, k) - 1) for k in CONFLICTED]
+    return (min(v), max(v))
+
+
+CONFLICT_FREE = ["setRowReadRow", "setRowReadColPad", "setRowReadColDynPad", "rect_setRowReadRow",
+                 "rect_setRowReadColPad", "rect_setRowReadColDynPad"]
+
+
+def free_range(q):
+    v = [q(kernel=k)["time_ms"] for k in CONFLICT_FREE]
+    return (min(v), max(v))
+
+
+def h100_vs_h200_pct(q):
+    """The largest difference between the two GPUs' shared-memory times, in %."""
+    return max(abs(q(gpu="h100", kernel=k)["time_ms"] / q(gpu="h200", kernel=k)["time_ms"] - 1) * 100 for k in KERNELS)
+
+
+VALUES = [
+    Value("setRowReadCol.accesses_m", CSV, lambda q: q(kernel="setRowReadRow")["size"] / 1e6, "{:.1f} M"),
+    Value("setRowReadCol.warp_accesses_m", CSV, lambda q: q(kernel="setRowReadRow")["size"] / 32 / 1e6, "{:.1f} M"),
+    Value("setRowReadCol.sm_ghz.h200", CSV, lambda q: q.max_sm_mhz() / 1e3, "{:.2f} GHz"),
+    Value("setRowReadCol.over_bound.h200", CSV, over_bound, "{:.0f}–{:.0f}%"),
+    Value("setRowReadCol.smem_vs_dram.h200", CSV, lambda q: q(kernel="setRowReadRow")["gbps"] / q(kernel="copy")["gbps"], "{:.1f}×"),
+    Value("setRowReadCol.dram_vs_conflict.h200", CSV, lambda q: q(kernel="copy")["gbps"] / q(kernel="setColReadCol")["gbps"], "{:.1f}×"),
+    Value("setRowReadCol.conflict_vs_copy.h200", CSV,
+          lambda q: (q(kernel="setColReadCol")["gbps"], q(kernel="copy")["gbps"]), "{:.0f} against {:.0f} GB/s"),
+    Value("setRowReadCol.free_range.h200", CSV, free_range, "{:.2f}–{:.2f} ms"),
+    Value("setRowReadCol.free_over_bound.h200", CSV,
+          lambda q: q(kernel="setRowReadRow")["time_ms"] / predicted_ms(q, "setRowReadRow"), "{:.1f}"),
+    Value("setRowReadCol.free_bound.h200", CSV, lambda q: predicted_ms(q, "setRowReadRow"), "{:.3f} ms"),
+    Value("setRowReadCol.slowdowns.h200", CSV,
+          lambda q: (q(kernel="setColReadCol")["slowdown_vs_rowrow"], q(kernel="setRowReadCol")["slowdown_vs_rowrow"]),
+          "{:.1f}×\nand {:.1f}×"),
+    Value("setRowReadCol.h100_within", CSV, h100_vs_h200_pct, "{:.0f}%"),
+    Value("setRowReadCol.colcol.h100", CSV,
+          lambda q: (q(kernel="setColReadCol")["time_ms"], q(kernel="setColReadCol")["slowdown_vs_rowrow"]),
+          "{:.4f} ms ({:.2f}× row/row)", gpu="h100"),
+    Value("setRowReadCol.rowcol.h100", CSV,
+          lambda q: (q(kernel="setRowReadCol")["time_ms"], q(kernel="setRowReadCol")["slowdown_vs_rowrow"]),
+          "{:.4f} ms ({:.2f}×)", gpu="h100"),
+    Value("setRowReadCol.copy_gbps.h100", CSV, lambda q: q(kernel="copy")["gbps"], "{:.0f} GB/s", gpu="h100"),
+    Value("setRowReadCol.conflict_pct_of_copy.h100", CSV, lambda q: q(kernel="setColReadCol")["pct_of_copy"], "{:.0f}%", gpu="h100"),
+    Value("setRowReadCol.conflict_pct_of_copy.h200", CSV, lambda q: q(kernel="setColReadCol")["pct_of_copy"], "{:.0f}%"),
+    # the top README's headline row
+    Value("setRowReadCol.pad_gbps.h200", CSV, lambda q: q(kernel="setRowReadColPad")["gbps"], "{:.0f} GB/s"),
+    Value("setRowReadCol.pad_gbps.h100", CSV, lambda q: q(kernel="setRowReadColPad")["gbps"], "{:.0f} GB/s", gpu="h100"),
+    Value("setRowReadCol.conflict32.h200", CSV, lambda q: q(kernel="setColReadCol")["slowdown_vs_rowrow"], "{:.1f}×"),
+    Value("setRowReadCol.conflict32.h100", CSV, lambda q: q(kernel="setColReadCol")["slowdown_vs_rowrow"], "{:.1f}×", gpu="h100"),
+] + [Value(f"setRowReadCol.predicted.{k}.h200", CSV, (lambda k: lambda q: predicted_ms(q, k))(k), "{:.2f} ms")
+     for k in CONFLICTED] + [
+    Value(f"setRowReadCol.measured.{k}.h200", CSV, (lambda k: lambda q: q(kernel=k)["time_ms"])(k), "{:.2f}")
+    for k in CONFLICTED]

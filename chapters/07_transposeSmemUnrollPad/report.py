@@ -1,0 +1,132 @@
+"""Chapter 07's measured tables, quoted numbers and figure (format: plots/plot_timings.py)."""
+from plot_timings import Col, Field, Figure, Table, Value, span
+
+CSV = "transpose.csv"
+
+FIGURES = [
+    Figure("transpose", CSV, ["kernel", "size", "bytes", "time_ms", "gbps", "pct_of_copy"],
+           "Chapter 07 transpose: GB/s against matrix size", "lines",
+           references={"copy": "black", "cudaMemcpy": "tab:brown", "copyGmem": "gray", "cublasSgeam": "tab:green"},
+           xlabel="matrix side n (n x n), then rows x cols"),
+]
+
+
+# ---------------------------------------------------------------------------------------------- tables
+BOOK = ["copyGmem", "naiveGmem", "transposeSmem", "transposeSmemPad", "transposeSmemUnroll", "transposeSmemUnrollPad"]
+SOURCE_004 = {"transposeSmem": "8,460,165 / 533,345", "transposeSmemPad": "545,540 / 533,686"}  # quoted from 004
+BIG, MID = 16384, 8192
+
+
+def at_size(field, size, fmt, bold=False):
+    def cell(r, q):
+        text = fmt.format(q(kernel=r["kernel"], size=size)[field])
+        return f"**{text}**" if bold and r["kernel"] == "transposeTiled" else text
+    return cell
+
+
+def vs(other, fmt, bold=False, blank=()):
+    """This kernel's GB/s over `other`'s, at 16384²."""
+    def cell(r, q):
+        if r["kernel"] in blank:
+            return ""
+        x = q(kernel=r["kernel"], size=BIG)["gbps"] / q(kernel=other, size=BIG)["gbps"]
+        text = fmt.format(x)
+        return f"**{text}**" if bold and r["kernel"] == "transposeTiled" else text
+    return cell
+
+
+def per_instr(r, q):
+    return f"{r['ld_wavefronts'] / r['ld_instructions']:.2f} / {r['st_wavefronts'] / r['st_instructions']:.2f}"
+
+
+TABLES = [
+    Table("transpose.bench", CSV, key=("kernel",),
+          rows=[{"kernel": k, "label": f"`{k}`"} for k in BOOK] + [
+              {"kernel": "transposeTiled", "label": "**`transposeTiled` (ours)**"},
+              {"kernel": "cublasSgeam", "label": "`cublasSgeam`"}, {"kernel": "copy", "label": "`copy` (16-byte)"}],
+          columns=[
+              Col("kernel", "{label}", "l"), Col("8192² GB/s", at_size("gbps", MID, "{:.0f}", True)),
+              Col("% copyGmem", at_size("pct_of_copy", MID, "{:.1f}")),
+              Col("16384² GB/s", at_size("gbps", BIG, "{:.0f}", True)),
+              Col("% copyGmem", at_size("pct_of_copy", BIG, "{:.1f}")),
+              Col("% of `copy` (16384²)", lambda r, q: "" if r["kernel"] == "copy" else
+                  vs("copy", "{:.1%}", True)(r, q).replace("%", "")),
+              Col("vs cuBLAS (16384²)", vs("cublasSgeam", "{:.3f}×", True, blank=("copy",))),
+          ]),
+]
+# The table picks its rows by kernel and size; rows of other sizes are the same kernels.
+TABLES[0].rows = [dict(r, size=BIG) for r in TABLES[0].rows]
+TABLES[0].key = ("kernel", "size")
+
+
+def wavefronts(gpu):
+    return Table(f"transpose.wavefronts.{gpu}", "transpose_smem_wavefronts.csv", gpu=gpu,
+                 rows=[{"kernel": k, "src": SOURCE_004.get(k, "")} for k in
+                       ["transposeSmem", "transposeSmemPad", "transposeSmemUnroll", "transposeSmemUnrollPad"]],
+                 columns=[Col("kernel", "`{kernel}`", "l"), Col("004: shared load / store transactions", "{src}"),
+                          Col("ours: load / store wavefronts", lambda r, q: f"{r['ld_wavefronts']:,} / {r['st_wavefronts']:,}"),
+                          Col("load / store instructions", lambda r, q: f"{r['ld_instructions']:,} / {r['st_instructions']:,}"),
+                          Col("load / store bank conflicts", lambda r, q: f"{r['ld_conflicts']:,} / {r['st_conflicts']:,}"),
+                          Col("wavefronts per load / store", per_instr)])
+
+
+TABLES += [wavefronts("h100")]
+
+
+# ---------------------------------------------------------------------------------------------- values
+def tiled_vs_cublas(size):
+    return lambda q: q(kernel="transposeTiled", size=size)["gbps"] / q(kernel="cublasSgeam", size=size)["gbps"] * 100
+
+
+def ld_per_instr(k):
+    return lambda q: q(kernel=k)["ld_wavefronts"] / q(kernel=k)["ld_instructions"]
+
+
+def ld_cut(pad, plain):
+    return lambda q: q(kernel=plain)["ld_wavefronts"] / q(kernel=pad)["ld_wavefronts"]
+
+
+W = "transpose_smem_wavefronts.csv"
+SOURCE_GBPS_4096 = {  # 004's times at 4096 x 4096, recomputed as GB/s (its own figure is 1000x too small)
+    "copyGmem": 460.5, "naiveGmem": 135.0, "transposeSmem": 390.7, "transposeSmemPad": 411.4, "transposeSmemUnrollPad": 416.1}
+VALUES = [
+    Value("transpose.unrollpad.h200", CSV,
+          lambda q: (q(kernel="transposeSmemUnrollPad", size=BIG)["gbps"], q(kernel="transposeSmemUnrollPad", size=BIG)["pct_of_copy"]),
+          "{:.0f} GB/s at 16384², {:.0f}%"),
+    Value("transpose.tiled_vs_cublas_8192.h200", CSV, tiled_vs_cublas(MID), "{:.1f}%"),
+    Value("transpose.tiled_vs_cublas_16384.h200", CSV, tiled_vs_cublas(BIG), "{:.1f}%"),
+    Value("transpose.tiled_vs_cublas_rect.h200", CSV, tiled_vs_cublas("10000x20000"), "{:.1f}%"),
+    Value("transpose.tiled_over_cublas_small.h200", CSV,
+          lambda q: (tiled_vs_cublas(2048)(q) - 100, tiled_vs_cublas(4096)(q) - 100), "{:.0f}% and {:.0f}%"),
+    Value("transpose.tiled_vs_cublas_8192.h100", CSV, tiled_vs_cublas(MID), "{:.1f}%", gpu="h100"),
+    Value("transpose.tiled_vs_cublas_16384.h100", CSV, tiled_vs_cublas(BIG), "{:.1f}%", gpu="h100"),
+    Value("transpose.tiled_vs_cublas_rect.h100", CSV, tiled_vs_cublas("10000x20000"), "{:.1f}%", gpu="h100"),
+    Value("transpose.tiled_vs_cublas_4096.h100", CSV, tiled_vs_cublas(4096), "{:.1f}%", gpu="h100"),
+    Value("transpose.tiled_vs_cublas_2048.h100", CSV, tiled_vs_cublas(2048), "{:.1f}%", gpu="h100"),
+    Value("transpose.tiled_big.h100", CSV,
+          lambda q: (q(kernel="transposeTiled", size=BIG)["gbps"],
+                     100 * q(kernel="transposeTiled", size=BIG)["gbps"] / q(kernel="copy", size=BIG)["gbps"]),
+          "{:.0f} GB/s at 16384², {:.1f}%", gpu="h100"),
+    Value("transpose.pad_cut.h100", W, ld_cut("transposeSmemPad", "transposeSmem"), "{:.1f}×", gpu="h100"),
+    Value("transpose.unrollpad_cut.h100", W, ld_cut("transposeSmemUnrollPad", "transposeSmemUnroll"), "{:.1f}×", gpu="h100"),
+    Value("transpose.first_pair.h200", W, lambda q: (ld_per_instr("transposeSmem")(q), ld_per_instr("transposeSmemPad")(q)),
+          "{:.2f} and {:.2f}"),
+    Value("transpose.unrolled_pair.h200", W,
+          lambda q: (ld_per_instr("transposeSmemUnroll")(q), ld_per_instr("transposeSmemUnrollPad")(q)), "{:.2f} and {:.2f}"),
+    Value("transpose.padded_per_instr.h100", W,
+          lambda q: (ld_per_instr("transposeSmemPad")(q), ld_per_instr("transposeSmemUnrollPad")(q),
+                     q(kernel="transposeSmemPad")["st_wavefronts"] / q(kernel="transposeSmemPad")["st_instructions"],
+                     q(kernel="transposeSmemUnrollPad")["st_wavefronts"] / q(kernel="transposeSmemUnrollPad")["st_instructions"]),
+          "{:.2f} and {:.2f} for loads, {:.2f} and {:.2f} for stores", gpu="h100"),
+    Value("transpose.vs_004.h200", CSV,
+          lambda q: span([q(kernel=k, size=4096)["gbps"] / g for k, g in SOURCE_GBPS_4096.items()], "{:.1f}", sep="–") + "×"),
+    # the top README's headline row
+    Field("transpose.tiled_gbps.h200", CSV, "gbps", "{:.0f} GB/s", kernel="transposeTiled", size=BIG),
+    Field("transpose.tiled_gbps.h100", CSV, "gbps", "{:.0f} GB/s", "h100", kernel="transposeTiled", size=BIG),
+    Value("transpose.tiled_pct_of_copy.h200", CSV,
+          lambda q: 100 * q(kernel="transposeTiled", size=BIG)["gbps"] / q(kernel="copy", size=BIG)["gbps"], "{:.1f}%"),
+    Value("transpose.tiled_pct_of_copy.h100", CSV,
+          lambda q: 100 * q(kernel="transposeTiled", size=BIG)["gbps"] / q(kernel="copy", size=BIG)["gbps"], "{:.1f}%", gpu="h100"),
+    Value("transpose.tiled_vs_cublas.h200", CSV, lambda q: tiled_vs_cublas(BIG)(q) / 100, "{:.3f}×"),
+    Value("transpose.tiled_vs_cublas.h100", CSV, lambda q: tiled_vs_cublas(BIG)(q) / 100, "{:.3f}×", gpu="h100"),
+]

@@ -1,0 +1,188 @@
+"""Chapter 10's measured tables and quoted numbers (format: plots/plot_timings.py). Most cells show
+both GPUs as "H100 / H200"."""
+import re
+
+from plot_timings import Col, DataError, Table, Value, span
+
+F, R, D = "memoryFence.csv", "memoryFence_reduce.csv", "memoryFence_domains.csv"
+GPUS = ("h100", "h200")
+
+
+def both(field, fmt, csv=None):
+    """The same row's field on each GPU, "H100 / H200"."""
+    def cell(r, q):
+        match = {k: r[k] for k in r["_key"]}
+        return " / ".join(fmt.format(q(csv=csv, gpu=g, **match)[field]) for g in GPUS)
+    return cell
+
+
+# ---------------------------------------------------------------------------------------------- tables
+FENCES = [("loopNoFence", "none", "—"), ("loopThreadfenceBlock", "`__threadfence_block()`", "`MEMBAR.SC.CTA`"),
+          ("loopThreadfence", "`__threadfence()`", "`MEMBAR.SC.GPU`"),
+          ("loopFenceAcqRelDevice", "`atomic_thread_fence(acq_rel, device)`", "`MEMBAR.ALL.GPU`"),
+          ("loopThreadfenceSystem", "`__threadfence_system()`", "`MEMBAR.SC.SYS`"),
+          ("loopFenceAcqRelSystem", "`atomic_thread_fence(acq_rel, system)`", "`MEMBAR.ALL.SYS`")]
+
+
+def at_config(field, config, fmt):
+    def cell(r, q):
+        return " / ".join(fmt.format(q(gpu=g, kernel=r["kernel"], config=config)[field]) for g in GPUS)
+    return cell
+
+
+REDUCE = [("sumThreadfence", "partial; `__threadfence()`; `atomicAdd` ticket; `__threadfence()`", ""),
+          ("sumReleaseAcquire", "partial; `ticket.fetch_add(1, acq_rel)`", ""),
+          ("sumNoFence", "partial; `atomicAdd` ticket: racy, timed only to price the fence", " (by luck)"),
+          ("sumTwoPass", "partials, then a second 1-block kernel: no fence, no atomic", ""),
+          ("cub_DeviceReduce_Sum", "the library peer", ""),
+          ("copy", "bandwidth reference (read + write)", "")]
+
+
+def exact(r, q):
+    v = {q(csv=R, gpu=g, kernel=r["kernel"])["exact"] for g in GPUS}
+    return "" if v == {""} else " / ".join(sorted(v)) + r["note"]
+
+
+WORK = [("store + __threadfence", "store + `__threadfence()`"), ("store + __threadfence_system", "store + `__threadfence_system()`"),
+        ("__threadfence only", "`__threadfence()` only, no store"), ("__threadfence_system only", "`__threadfence_system()` only"),
+        ("kernel boundary (graph of launches)", "kernel boundary (one launch in a graph)")]
+
+
+def domain_rows(q):
+    lines = ["| fence work | GPU | alone (ns/op) | beside writer, same domain | beside writer, remote domain |",
+             "|---|---|---:|---:|---:|"]
+    for work, label in WORK:
+        for g in GPUS:
+            alone = q(gpu=g, work=work, beside="none")["ns_per_op"]
+            cells = []
+            for dom in ("default", "remote"):
+                r = q(gpu=g, work=work, beside="streamWrite", domain=dom)
+                cells.append(f"{r['ns_per_op']:.0f} ({r['slowdown_vs_alone']:.1f}×)")
+            if g == "h200" and work == "__threadfence only":
+                cells[1] = f"**{cells[1]}**"  # the one row where the domain changes the price
+            fmt = "{:.0f}" if work.startswith("kernel") else "{:.1f}"
+            lines.append(f"| {label if g == 'h100' else ''} | {g.upper()} | {fmt.format(alone)} | {cells[0]} | {cells[1]} |")
+    return lines
+
+
+TABLES = [
+    Table("memoryFence.fences", F, key=("kernel", "config"),
+          rows=[{"kernel": k, "config": "1 warp", "fence": f, "sass": s} for k, f, s in FENCES],
+          columns=[Col("fence", "{fence}", "l"), Col("SASS", "{sass}", "l"),
+                   Col("1 warp: ns/iter", at_config("ns_per_iteration", "1 warp", "{:.1f}")),
+                   Col("extra ns", at_config("extra_ns_vs_none", "1 warp", "{:.1f}")),
+                   Col("full GPU (270,336 threads): ns/iter", at_config("ns_per_iteration", "full GPU", "{:.1f}")),
+                   Col("extra ns", at_config("extra_ns_vs_none", "full GPU", "{:.1f}"))]),
+    Table("memoryFence.reduce", R, rows=[{"kernel": k, "what": w, "note": n} for k, w, n in REDUCE],
+          columns=[Col("kernel", "`{kernel}`", "l"), Col("what it is", "{what}", "l"),
+                   Col("time (ms)", both("time_ms", "{:.4f}")), Col("GB/s", both("gbps", "{:.0f}")),
+                   Col("% of copy", both("pct_of_copy", "{:.1f}")), Col("exact", exact, "l")]),
+    Table("memoryFence.domains", D, render=domain_rows),
+]
+
+
+# ---------------------------------------------------------------------------------------------- values
+def f(q, kernel, config, field="extra_ns_vs_none", gpu=None):
+    return q(csv=F, gpu=gpu, kernel=kernel, config=config)[field]
+
+
+def d(q, work, beside="none", domain="default", field="ns_per_op", gpu=None):
+    return q(csv=D, gpu=gpu, work=work, beside=beside, domain=domain)[field]
+
+
+def stream_tbs(q, gpu):
+    m = re.search(r"streamWrite alone: .*?, (\d+) GB/s of stores", q.text("logs/workbook.log", gpu))
+    if not m:
+        raise DataError(q.path("logs/workbook.log", gpu) + ": no 'streamWrite alone' line")
+    return int(m.group(1)) / 1e3
+
+
+def pair(fn, fmt):
+    return lambda q: " / ".join(fmt.format(fn(q, g)) for g in GPUS)
+
+
+def max_gpu_diff(q):
+    """The largest H100/H200 ratio of any full-GPU extra cost other than the system fences', in %."""
+    rows = [r for r in q.rows(csv=F, gpu="h100") if r["config"] == "full GPU" and r["extra_ns_vs_none"] and "System" not in r["kernel"]]
+    return max(max(a, b) / min(a, b) - 1 for a, b in
+               ((r["extra_ns_vs_none"], f(q, r["kernel"], "full GPU", gpu="h200")) for r in rows)) * 100
+
+
+def reduce_spread(q, g):
+    v = [q(csv=R, gpu=g, kernel=k)["time_ms"] for k, _, _ in REDUCE if k != "copy"]
+    return (max(v) / min(v) - 1) * 100
+
+
+def remote_effect(q, g, works):
+    return max(abs(d(q, w, "streamWrite", "remote", gpu=g) / d(q, w, "streamWrite", "default", gpu=g) - 1) * 100 for w in works)
+
+
+W_DEV, W_SYS, W_DEV0, W_SYS0, W_K = [w for w, _ in WORK]
+VALUES = [
+    Value("memoryFence.block_extra", F, lambda q: span([f(q, "loopThreadfenceBlock", "1 warp", gpu=g) for g in GPUS]) + " ns"),
+    Value("memoryFence.device_extra.h100", F, lambda q: f(q, "loopThreadfence", "1 warp", gpu="h100"), "{:.0f} ns"),
+    Value("memoryFence.device_extra.h200", F, lambda q: f(q, "loopThreadfence", "1 warp"), "{:.0f} ns"),
+    Value("memoryFence.system_extra", F, pair(lambda q, g: f(q, "loopThreadfenceSystem", "1 warp", gpu=g), "{:.0f}"), "{} ns"),
+    Value("memoryFence.h200_cheaper", F,
+          lambda q: span([100 * (1 - f(q, k, "1 warp") / f(q, k, "1 warp", gpu="h100"))
+                          for k in ("loopThreadfence", "loopThreadfenceSystem")], sep="–") + "%"),
+    Value("memoryFence.sc_vs_acqrel", F,
+          lambda q: max(abs(f(q, a, "1 warp", gpu=g) - f(q, b, "1 warp", gpu=g)) for g in GPUS
+                        for a, b in (("loopThreadfence", "loopFenceAcqRelDevice"), ("loopThreadfenceSystem", "loopFenceAcqRelSystem"))),
+          "{:.1f} ns"),
+    Value("memoryFence.device_full", F, pair(lambda q, g: f(q, "loopThreadfence", "full GPU", gpu=g), "{:.0f}"), "{} ns"),
+    Value("memoryFence.device_gfences", F, pair(lambda q, g: f(q, "loopThreadfence", "full GPU", "gfences_per_s", gpu=g), "{:.0f}"),
+          "{} G"),
+    Value("memoryFence.system_full", F,
+          lambda q: (f(q, "loopThreadfenceSystem", "full GPU", gpu="h100") / 1e3, f(q, "loopThreadfenceSystem", "full GPU") / 1e3,
+                     f(q, "loopThreadfenceSystem", "full GPU", gpu="h100") / f(q, "loopThreadfenceSystem", "full GPU")),
+          "{:.2f} µs extra on the H100, {:.2f} µs on the H200 ({:.1f}×)"),
+    Value("memoryFence.other_rows_diff", F, max_gpu_diff, "{:.0f}%"),
+    Value("memoryFence.dev_nostore.h100", D, lambda q: (d(q, W_DEV, gpu="h100"), d(q, W_DEV0, gpu="h100")),
+          "{:.0f} / {:.0f} ns"),
+    Value("memoryFence.dev_nostore.h200", D, lambda q: (d(q, W_DEV0), d(q, W_DEV)), "{:.0f} ns without a store against {:.0f} ns with one"),
+    Value("memoryFence.sys_nostore", D, lambda q: (d(q, W_SYS, gpu="h100"), d(q, W_SYS0, gpu="h100"), d(q, W_SYS), d(q, W_SYS0)),
+          "{:.0f} / {:.0f} ns on the H100, {:.0f} / {:.0f} ns on the H200"),
+    Value("memoryFence.reduce_spread", R, lambda q: (reduce_spread(q, "h100"), reduce_spread(q, "h200")),
+          "{:.1f}% of each other on the H100 and {:.1f}% on the H200"),
+    Value("memoryFence.reduce_fence_cost", R,
+          lambda q: span([f(q, "loopThreadfence", "1 warp", "ns_per_iteration", gpu=g) for g in GPUS], sep=" to ") + " ns"),
+    Value("memoryFence.per_element_ms", F, pair(lambda q, g: f(q, "loopThreadfence", "full GPU", gpu=g) / 1e3, "{:.2f}"), "{} ms"),
+    Value("memoryFence.sum_ms", R, pair(lambda q, g: q(csv=R, gpu=g, kernel="sumThreadfence")["time_ms"], "{:.2f}"), "{} ms"),
+    Value("memoryFence.fenced_vs_best", R,
+          lambda q: max(100 * (1 - min(q(csv=R, gpu=g, kernel=k)["time_ms"] for k in ("sumThreadfence", "sumReleaseAcquire"))
+                               / min(q(csv=R, gpu=g, kernel=k)["time_ms"] for k in ("sumTwoPass", "cub_DeviceReduce_Sum")))
+                        for g in GPUS), "{:.1f}%"),
+    Value("memoryFence.stream", D, lambda q: (stream_tbs(q, "h100"), stream_tbs(q, "h200")), "{:.2f} TB/s on the H100 and {:.2f} TB/s on the H200"),
+    Value("memoryFence.writer_ms", D, lambda q: span([r["writer_ms"] for g in GPUS for r in q.rows(csv=D, gpu=g) if r["writer_ms"] != ""])
+          + " ms"),
+    Value("memoryFence.overlap", D, lambda q: span([r["overlap_pct"] for g in GPUS for r in q.rows(csv=D, gpu=g) if r["overlap_pct"] != ""]) + "%"),
+    Value("memoryFence.writer_left.h100", D, lambda q: span([r["writer_left_ms"] for r in q.rows(csv=D, gpu="h100") if r["writer_left_ms"] != ""])
+          + " ms"),
+    Value("memoryFence.writer_left.h200", D, lambda q: span([r["writer_left_ms"] for r in q.rows(csv=D) if r["writer_left_ms"] != ""]) + " ms"),
+    Value("memoryFence.slow.h100", D,
+          lambda q: (span([d(q, w, "streamWrite", dm, "slowdown_vs_alone", "h100") for w in (W_DEV, W_DEV0) for dm in ("default", "remote")], "{:.0f}"),
+                     span([d(q, w, "streamWrite", dm, "slowdown_vs_alone", "h100") for w in (W_SYS, W_SYS0) for dm in ("default", "remote")], "{:.0f}"),
+                     span([d(q, W_K, "streamWrite", dm, "slowdown_vs_alone", "h100") for dm in ("default", "remote")], "{:.1f}")),
+          "about {}× for device fences, {}× for system fences and {}× for kernel boundaries"),
+    Value("memoryFence.slow.h200", D,
+          lambda q: (span([d(q, W_DEV, "streamWrite", dm, "slowdown_vs_alone") for dm in ("default", "remote")], "{:.1f}"),
+                     span([d(q, w, "streamWrite", dm, "slowdown_vs_alone") for w in (W_SYS, W_SYS0) for dm in ("default", "remote")], "{:.1f}"),
+                     span([d(q, W_K, "streamWrite", dm, "slowdown_vs_alone") for dm in ("default", "remote")], "{:.1f}")),
+          "{}× for a device fence with a store, {}× for system fences and {}× for kernel boundaries"),
+    Value("memoryFence.remote.h100", D, lambda q: remote_effect(q, "h100", [w for w, _ in WORK]), "< {:.1f}%"),
+    Value("memoryFence.remote4.h200", D, lambda q: remote_effect(q, "h200", [W_DEV, W_SYS, W_SYS0]), "{:.1f}%"),
+    Value("memoryFence.remote_k.h200", D,
+          lambda q: 100 * (d(q, W_K, "streamWrite", "remote") / d(q, W_K, "streamWrite", "default") - 1), "{:.1f}%"),
+    Value("memoryFence.remote_dev0.h200", D,
+          lambda q: d(q, W_DEV0, "streamWrite", "default") / d(q, W_DEV0, "streamWrite", "remote"), "{:.1f}×"),
+    Value("memoryFence.remote_dev0_ns.h200", D,
+          lambda q: (d(q, W_DEV0, "streamWrite", "remote"), d(q, W_DEV0, "streamWrite", "default")), "{:.0f} ns against {:.0f} ns"),
+    Value("memoryFence.remote_dev0_slow.h200", D, lambda q: d(q, W_DEV0, "streamWrite", "remote", "slowdown_vs_alone"), "{:.1f}×"),
+    Value("memoryFence.dev0_alone.h200", D, lambda q: d(q, W_DEV0), "{:.0f} ns"),
+    Value("memoryFence.rerun.h200", "logs/memoryFence_domains_rerun.csv",
+          lambda q: (q(csv="logs/memoryFence_domains_rerun.csv", work=W_DEV0, beside="streamWrite", domain="remote")["ns_per_op"],
+                     q(csv="logs/memoryFence_domains_rerun.csv", work=W_DEV0, beside="streamWrite", domain="default")["ns_per_op"],
+                     q(csv="logs/memoryFence_domains_rerun.csv", work=W_DEV0, beside="none")["ns_per_op"]),
+          "{:.0f} ns remote against {:.0f} ns default, {:.0f} ns alone"),
+]
