@@ -51,3 +51,15 @@ def run_dates(q):
 
 VALUES += [Value(f"run.date.{g}", "meta.json", run_date, gpu=g) for g in ("h100", "h200")]
 VALUES += [Value("run.date", "meta.json", run_dates)]
+
+
+def test_command_s(q):
+    """Wall time of the README's test command on a fresh build (scripts/gpu_check.sh, step test_command)."""
+    m = re.search(r"^wall_s=([\d.]+)", q.text("logs/test_command.txt"), re.M)
+    if not m:
+        raise DataError(q.path("logs/test_command.txt") + ": no wall_s= line")
+    return float(m.group(1))
+
+
+VALUES += [Value(f"readme.test_command_s.{g}", "logs/test_command.txt", test_command_s, "{:.0f} s", gpu=g)
+           for g in ("h100", "h200")]
