@@ -1,0 +1,255 @@
+// Chapter 04 — shfl_vs_smem: one exchange between the lanes of a warp through a shuffle
+// (__shfl_xor_sync) against the same exchange through shared memory (store, __syncwarp, load),
+// timed with clock64 inside the kernel: latency (a dependent chain) and throughput (independent
+// exchanges), with one warp on an SM and with the SM full.
+//
+// Run:    ./build/bin/shfl_vs_smem                  (quick: every kernel once, values checked)
+//         ./build/bin/shfl_vs_smem --bench [--reps 11] [--csv-dir DIR]
+//             the table to stderr; with --csv-dir, DIR/<gpu>/shfl_vs_smem.csv
+//         nvcc -O3 -arch=native -Icommon chapters/04_warpReduce/shfl_vs_smem.cu -o shfl_vs_smem
+//
+// Kernels (template argument ILP = independent exchanges per step, 1 or 8):
+//   1. shflChain<ILP>  v = __shfl_xor_sync(full, v, m), m = 1, 2, 4, 8, 16, 1, ...
+//   2. smemChain<ILP>  buf[p][lane] = v; __syncwarp(); v = buf[p][lane ^ m]   (p = 0, 1, 0, ...:
+//                      two buffers, so one __syncwarp per exchange is enough: a lane overwrites a
+//                      buffer only after the next barrier, which every lane reaches after its load)
+// Each warp runs STEPS steps of ILP exchanges; lane 0 records clock64() around them. The result of
+// every exchange feeds the next one, and the last values are written out, so nothing can be dropped.
+//
+// Self-check (exit 1): after the chain every lane must hold the start value of lane ^ X, where X
+// is the XOR of all the masks used (the host replays the masks); outputs are poisoned first.
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "args.h"
+#include "check.h"
+#include "csv.h"
+
+constexpr unsigned kFull = 0xffffffffu;
+constexpr int kBlock = 256;   // threads per block when the SM is filled
+constexpr int kUnroll = 32;   // steps per loop trip, fully unrolled
+
+// Mask of step i of a trip: 1, 2, 4, 8, 16, 1, ... (a compile-time constant after unrolling).
+__host__ __device__ constexpr int mask_of(int i) { return 1 << (i % 5); }
+
+__device__ __forceinline__ long long clock_now() {
+  long long t;
+  asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory");
+  return t;
+}
+__device__ __forceinline__ unsigned long long globaltimer_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)::"memory");
+  return t;
+}
+
+// Start value of (warp w, slot k, lane l): distinct for every one of them.
+__host__ __device__ constexpr int start_value(int w, int k, int l, int ilp) { return (w * ilp + k) * 32 + l; }
+
+template <int ILP>
+__global__ void shflChain(int* out, long long* cycles, int trips) {
+  const int lane = threadIdx.x & 31;
+  const int warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  int v[ILP];
+#pragma unroll
+  for (int k = 0; k < ILP; ++k) v[k] = start_value(warp, k, lane, ILP);
+  __syncwarp();
+  const long long t0 = clock_now();
+  for (int t = 0; t < trips; ++t) {
+#pragma unroll
+    for (int i = 0; i < kUnroll; ++i) {
+#pragma unroll
+      for (int k = 0; k < ILP; ++k) v[k] = __shfl_xor_sync(kFull, v[k], mask_of(i));
+    }
+  }
+  // The stores need the last values, so the clock is read only after the chain has finished.
+#pragma unroll
+  for (int k = 0; k < ILP; ++k) out[(warp * ILP + k) * 32 + lane] = v[k];
+  const long long t1 = clock_now();
+  if (lane == 0) cycles[warp] = t1 - t0;
+}
+
+template <int ILP>
+__global__ void smemChain(int* out, long long* cycles, int trips) {
+  __shared__ int buf[2][ILP][kBlock];
+  const int lane = threadIdx.x & 31;
+  const int base = threadIdx.x & ~31;  // this warp's 32 slots
+  const int warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
+  int v[ILP];
+#pragma unroll
+  for (int k = 0; k < ILP; ++k) v[k] = start_value(warp, k, lane, ILP);
+  __syncwarp();
+  const long long t0 = clock_now();
+  for (int t = 0; t < trips; ++t) {
+#pragma unroll
+    for (int i = 0; i < kUnroll; ++i) {
+      const int p = i & 1;  // kUnroll is even, so the buffers alternate across trips too
+#pragma unroll
+      for (int k = 0; k < ILP; ++k) buf[p][k][base + lane] = v[k];
+      __syncwarp();  // every lane's store is visible to the warp before any lane loads
+#pragma unroll
+      for (int k = 0; k < ILP; ++k) v[k] = buf[p][k][base + (lane ^ mask_of(i))];
+    }
+  }
+#pragma unroll
+  for (int k = 0; k < ILP; ++k) out[(warp * ILP + k) * 32 + lane] = v[k];
+  const long long t1 = clock_now();
+  if (lane == 0) cycles[warp] = t1 - t0;
+}
+
+// The SM clock during the run: cycles and nanoseconds over a spin of `spin` cycles.
+__global__ void smClock(long long* out, long long spin) {
+  const long long c0 = clock_now();
+  const unsigned long long g0 = globaltimer_ns();
+  long long c1 = c0;
+  while (c1 - c0 < spin) c1 = clock_now();
+  const unsigned long long g1 = globaltimer_ns();
+  out[0] = c1 - c0;
+  out[1] = static_cast<long long>(g1 - g0);
+}
+
+namespace {
+
+double sm_mhz(long long* d_clk) {
+  CUDA_CHECK(cudaMemset(d_clk, 0xff, 2 * sizeof(long long)));
+  smClock<<<1, 1>>>(d_clk, 20000000);  // about 10 ms at 2 GHz
+  CUDA_CHECK_LAUNCH();
+  long long h[2];
+  CUDA_CHECK(cudaMemcpy(h, d_clk, sizeof h, cudaMemcpyDeviceToHost));
+  if (h[0] <= 0 || h[1] <= 0) {
+    std::fprintf(stderr, "FAILED: smClock returned %lld cycles in %lld ns\n", h[0], h[1]);
+    std::exit(wb::kFail);
+  }
+  return 1e3 * static_cast<double>(h[0]) / static_cast<double>(h[1]);
+}
+
+struct Case {
+  const char* kernel;
+  const char* experiment;
+  int ilp;
+  bool full;  // fill every SM (else one warp on one SM)
+  void (*fn)(int*, long long*, int);
+  int block_smem;
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  size_t h = v.size() / 2;
+  return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  wb::Args args(argc, argv,
+                "usage: shfl_vs_smem [--bench [--reps R] [--csv-dir DIR]]\n"
+                "  without --bench: every kernel runs a short chain once and its values are checked");
+  const bool bench = args.flag("--bench");
+  const int reps = static_cast<int>(args.count("--reps", 11, 1, 1000));
+  const std::string csv_dir = args.out_dir("--csv-dir");
+  args.only_with("--bench", {"--reps", "--csv-dir"});
+  args.finish();
+
+  const cudaDeviceProp prop = wb::require_device();
+  const int trips = bench ? 256 : 2;  // 8192 steps per warp in the bench
+  const int steps = trips * kUnroll;
+  // The XOR of every mask of the chain: where each lane's final value comes from.
+  int x = 0;
+  for (int s = 0; s < steps; ++s) x ^= mask_of(s % kUnroll);
+
+  const Case cases[] = {
+      {"shfl", "latency", 1, false, shflChain<1>, 0},
+      {"smem", "latency", 1, false, smemChain<1>, 2 * 1 * kBlock * 4},
+      {"shfl", "throughput", 8, false, shflChain<8>, 0},
+      {"smem", "throughput", 8, false, smemChain<8>, 2 * 8 * kBlock * 4},
+      {"shfl", "throughput", 1, true, shflChain<1>, 0},
+      {"smem", "throughput", 1, true, smemChain<1>, 2 * 1 * kBlock * 4},
+      {"shfl", "throughput", 8, true, shflChain<8>, 0},
+      {"smem", "throughput", 8, true, smemChain<8>, 2 * 8 * kBlock * 4},
+  };
+
+  // Buffers sized for the largest case: every SM full, ILP 8.
+  int max_blocks_per_sm = 0;
+  for (const Case& c : cases) {
+    int b = 0;
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, c.fn, kBlock, 0));
+    max_blocks_per_sm = std::max(max_blocks_per_sm, b);
+  }
+  const size_t max_warps = static_cast<size_t>(max_blocks_per_sm) * prop.multiProcessorCount * (kBlock / 32);
+  int* d_out = nullptr;
+  long long *d_cycles = nullptr, *d_clk = nullptr;
+  CUDA_CHECK(cudaMalloc(&d_out, max_warps * 8 * 32 * sizeof(int)));
+  CUDA_CHECK(cudaMalloc(&d_cycles, max_warps * sizeof(long long)));
+  CUDA_CHECK(cudaMalloc(&d_clk, 2 * sizeof(long long)));
+
+  wb::CsvTable table({"kernel", "experiment", "warps_per_sm", "ilp", "steps", "cycles_per_step",
+                      "ns_per_step", "warp_exchanges_per_sm_cycle", "min_cycles_per_step",
+                      "max_cycles_per_step", "reps", "sm_mhz"});
+  bool ok = true;
+  for (const Case& c : cases) {
+    int blocks = 1, threads = 32, warps_per_sm = 1;
+    if (c.full) {
+      int per_sm = 0;
+      CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, c.fn, kBlock, 0));
+      blocks = per_sm * prop.multiProcessorCount;  // one wave: every warp runs at the same time
+      threads = kBlock;
+      warps_per_sm = per_sm * kBlock / 32;
+    }
+    const size_t warps = static_cast<size_t>(blocks) * threads / 32;
+    const size_t n_out = warps * c.ilp * 32;
+    std::vector<double> per_rep;
+    std::vector<int> h_out(n_out);
+    std::vector<long long> h_cycles(warps);
+    const int runs = bench ? reps : 1;
+    for (int r = 0; r < runs; ++r) {
+      CUDA_CHECK(cudaMemset(d_out, 0xff, n_out * sizeof(int)));  // poison: -1 is no start value
+      CUDA_CHECK(cudaMemset(d_cycles, 0xff, warps * sizeof(long long)));
+      c.fn<<<blocks, threads>>>(d_out, d_cycles, trips);
+      CUDA_CHECK_LAUNCH();
+      CUDA_CHECK(cudaMemcpy(h_out.data(), d_out, n_out * sizeof(int), cudaMemcpyDeviceToHost));
+      CUDA_CHECK(cudaMemcpy(h_cycles.data(), d_cycles, warps * sizeof(long long), cudaMemcpyDeviceToHost));
+      size_t bad = 0;
+      for (size_t w = 0; w < warps; ++w)
+        for (int k = 0; k < c.ilp; ++k)
+          for (int l = 0; l < 32; ++l) {
+            const int want = start_value(static_cast<int>(w), k, l ^ x, c.ilp);
+            const int got = h_out[(w * c.ilp + k) * 32 + l];
+            if (got != want && bad++ < 3)
+              std::fprintf(stderr, "MISMATCH %s ilp %d warp %zu slot %d lane %d: %d, expected %d\n",
+                           c.kernel, c.ilp, w, k, l, got, want);
+          }
+      std::vector<double> cyc(warps);
+      for (size_t w = 0; w < warps; ++w) cyc[w] = static_cast<double>(h_cycles[w]);
+      if (bad || *std::min_element(cyc.begin(), cyc.end()) <= 0) {
+        std::fprintf(stderr, "FAILED: %s %s ilp %d: %zu wrong values\n", c.kernel, c.experiment, c.ilp, bad);
+        ok = false;
+        break;
+      }
+      per_rep.push_back(median(cyc) / steps);  // the median warp's cycles per step
+    }
+    if (!ok) break;
+    if (!bench) continue;
+    const double mhz = sm_mhz(d_clk);
+    const double cps = median(per_rep);
+    table.add({c.kernel, c.experiment, std::to_string(warps_per_sm), std::to_string(c.ilp),
+               std::to_string(steps), wb::fmt(cps, 2), wb::fmt(cps / mhz * 1e3, 3),
+               wb::fmt(warps_per_sm * c.ilp / cps, 3),
+               wb::fmt(*std::min_element(per_rep.begin(), per_rep.end()), 2),
+               wb::fmt(*std::max_element(per_rep.begin(), per_rep.end()), 2), std::to_string(reps),
+               wb::fmt(mhz, 0)});
+  }
+  CUDA_CHECK(cudaFree(d_out));
+  CUDA_CHECK(cudaFree(d_cycles));
+  CUDA_CHECK(cudaFree(d_clk));
+  if (!ok) return wb::kFail;
+  if (bench) {
+    std::fprintf(stderr, "\nshfl_vs_smem on %s: cycles per step of ILP exchanges (median warp, median of %d runs)\n",
+                 prop.name, reps);
+    table.print(stderr);
+    if (!csv_dir.empty()) table.write(csv_dir + "/" + wb::gpu_slug(prop) + "/shfl_vs_smem.csv");
+  }
+  std::printf("shfl_vs_smem: every exchanged value checked (%d steps per warp): OK\n", steps);
+  return wb::kPass;
+}

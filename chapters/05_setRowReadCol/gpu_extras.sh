@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Chapter 05's GPU work beyond --bench: source 003's __syncthreads() in if/else, run plainly and
+# under compute-sanitizer synccheck (a demonstration: the source's kernels' outcome is reported, not
+# judged; only the correct kernel must pass). timeout guards against a kernel that hangs.
+# usage: bash chapters/05_setRowReadCol/gpu_extras.sh <build_dir> <results_dir> <log_dir>
+# Programs are in <build_dir>/bin; CSVs go to <results_dir>/<gpu>/ (the programs' --csv-dir);
+# logs to <log_dir>/<name>.log. Exits non-zero when a program fails.
+set -uo pipefail
+build=$1 results=$2 logs=$3
+mkdir -p "$results" "$logs"
+rc=0
+sanitizer=${COMPUTE_SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}
+"$build/bin/syncthreads_ifelse" > "$logs/syncthreads_ifelse.log" 2>&1 || rc=1
+{ echo "\$ syncthreads_ifelse --kernel all"; timeout 60 "$build/bin/syncthreads_ifelse" --kernel all; echo "exit $?"
+  echo "\$ compute-sanitizer --tool synccheck syncthreads_ifelse --kernel all"
+  timeout 60 "$sanitizer" --tool synccheck "$build/bin/syncthreads_ifelse" --kernel all; echo "exit $?"
+} > "$logs/syncthreads_ifelse_demo.log" 2>&1
+exit $rc

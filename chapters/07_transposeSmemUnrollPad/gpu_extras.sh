@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Chapter 07's GPU work beyond --bench: cache_config's table (cache configuration and carveout).
+# usage: bash chapters/07_transposeSmemUnrollPad/gpu_extras.sh <build_dir> <results_dir> <log_dir>
+# Programs are in <build_dir>/bin; CSVs go to <results_dir>/<gpu>/ (the programs' --csv-dir);
+# logs to <log_dir>/<name>.log. Exits non-zero when a program fails.
+set -uo pipefail
+build=$1 results=$2 logs=$3
+mkdir -p "$results" "$logs"
+rc=0
+"$build/bin/cache_config" --bench --csv-dir "$results" > "$logs/cache_config.log" 2>&1 || rc=1
+exit $rc

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Chapter 09's GPU work beyond --bench: constant_divergence's table (divergence and footprint).
+# usage: bash chapters/09_stencil_1d/gpu_extras.sh <build_dir> <results_dir> <log_dir>
+# Programs are in <build_dir>/bin; CSVs go to <results_dir>/<gpu>/ (the programs' --csv-dir);
+# logs to <log_dir>/<name>.log. Exits non-zero when a program fails.
+set -uo pipefail
+build=$1 results=$2 logs=$3
+mkdir -p "$results" "$logs"
+rc=0
+"$build/bin/constant_divergence" --bench --csv-dir "$results" > "$logs/constant_divergence.log" 2>&1 || rc=1
+exit $rc
