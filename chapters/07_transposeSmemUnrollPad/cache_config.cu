@@ -1,5 +1,5 @@
 // Chapter 07 — cache_config: what the cache-configuration API changes for two of this chapter's
-// kernels. Source 003 (section 5.1.4) describes cudaFuncSetCacheConfig with Kepler's 64 KB split
+// kernels and for a third whose speed depends on L1. Source 003 (section 5.1.4) describes cudaFuncSetCacheConfig with Kepler's 64 KB split
 // into 48/16 KB; on current GPUs the split is a per-kernel carveout, set with
 // cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, percent).
 //
@@ -8,10 +8,14 @@
 //             8192 x 8192 floats; the table to stderr; with --csv-dir, DIR/<gpu>/cache_config.csv
 //         nvcc -O3 -arch=native -Icommon chapters/07_transposeSmemUnrollPad/cache_config.cu -o cache_config
 //
-// Kernels (the chapter's, as in transposeSmemUnrollPad.cu; the template argument kProbe = true
-// adds a residency probe and is never timed):
-//   1. naiveGmem      no shared memory: rows read, columns written
-//   2. transposeSmem  source 004's 16 x 32 shared tile (2 KB of static shared memory per block)
+// Kernels (1 and 3 as in transposeSmemUnrollPad.cu; the template argument kProbe = true adds a
+// residency probe and is never timed):
+//   1. naiveGmem         no shared memory: rows read, columns written
+//   2. naiveGmemReadCol  ours, naiveGmem's twin: columns read, rows written. A warp's read touches
+//                        32 sectors of 32 bytes, and the block's next 7 warps read the next floats
+//                        of the same sectors: they hit in L1 only while L1 still holds them, so
+//                        this kernel shows what a smaller L1 costs
+//   3. transposeSmem     source 004's 16 x 32 shared tile (2 KB of static shared memory per block)
 // Settings, each applied to both instantiations of a kernel before it runs:
 //   cudaFuncSetCacheConfig: PreferNone, PreferShared, PreferL1, PreferEqual (carveout left at -1)
 //   carveout percent: 0 (max L1), 5, 10, 25, 50, 100 (max shared), cache config left at PreferNone
@@ -66,6 +70,15 @@ __global__ void naiveGmem(float* out, const float* in, const int rows, const int
   unsigned int col = blockIdx.x * blockDim.x + threadIdx.x;
   unsigned int row = blockIdx.y * blockDim.y + threadIdx.y;
   if (row < rows && col < cols) out[INDEX(col, row, rows)] = in[INDEX(row, col, cols)];
+  probe_leave<kProbe>(live);
+}
+
+template <bool kProbe>
+__global__ void naiveGmemReadCol(float* out, const float* in, const int rows, const int cols, int* live, int* peak) {
+  probe_enter<kProbe>(live, peak);
+  unsigned int col = blockIdx.x * blockDim.x + threadIdx.x;  // output column = input row
+  unsigned int row = blockIdx.y * blockDim.y + threadIdx.y;  // output row = input column
+  if (row < cols && col < rows) out[INDEX(row, col, rows)] = in[INDEX(col, row, cols)];
   probe_leave<kProbe>(live);
 }
 
@@ -135,6 +148,7 @@ int main(int argc, char** argv) {
   CUDA_CHECK(cudaMemcpy(d_in, h_in.data(), n * sizeof(float), cudaMemcpyHostToDevice));
 
   const KernelPair kernels[] = {{"naiveGmem", naiveGmem<false>, naiveGmem<true>},
+                                {"naiveGmemReadCol", naiveGmemReadCol<false>, naiveGmemReadCol<true>},
                                 {"transposeSmem", transposeSmem<false>, transposeSmem<true>}};
   const Setting settings[] = {
       {"none", "default", cudaFuncCachePreferNone, -1},
