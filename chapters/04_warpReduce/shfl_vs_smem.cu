@@ -13,13 +13,20 @@
 //   2. smemChain<ILP>  buf[p][lane] = v; __syncwarp(); v = buf[p][lane ^ m]   (p = 0, 1, 0, ...:
 //                      two buffers, so one __syncwarp per exchange is enough: a lane overwrites a
 //                      buffer only after the next barrier, which every lane reaches after its load)
-// Each warp runs STEPS steps of ILP exchanges; lane 0 records clock64() around them. The result of
-// every exchange feeds the next one, and the last values are written out, so nothing can be dropped.
+// Each warp runs STEPS steps of ILP exchanges; lane 0 records clock64() before and after them and
+// the SM it ran on. The result of every exchange feeds the next one, and the last values are
+// written out, so nothing can be dropped.
+// Latency: cycles per step of the median warp. Throughput: per SM, the warp exchanges of all its
+// warps over the SM's span (first start to last end: clock64 is one counter per SM); the median
+// SM. (One warp's own elapsed time would overstate it: the scheduler favours some warps, which
+// finish early, so a warp's time is shorter than the SM's.)
 //
 // Self-check (exit 1): after the chain every lane must hold the start value of lane ^ X, where X
 // is the XOR of all the masks used (the host replays the masks); outputs are poisoned first.
 #include <algorithm>
+#include <array>
 #include <cstdio>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -45,11 +52,17 @@ __device__ __forceinline__ unsigned long long globaltimer_ns() {
   return t;
 }
 
+__device__ __forceinline__ unsigned smid() {
+  unsigned id;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+  return id;
+}
+
 // Start value of (warp w, slot k, lane l): distinct for every one of them.
 __host__ __device__ constexpr int start_value(int w, int k, int l, int ilp) { return (w * ilp + k) * 32 + l; }
 
 template <int ILP>
-__global__ void shflChain(int* out, long long* cycles, int trips) {
+__global__ void shflChain(int* out, long long* stamps, int trips) {
   const int lane = threadIdx.x & 31;
   const int warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
   int v[ILP];
@@ -68,11 +81,15 @@ __global__ void shflChain(int* out, long long* cycles, int trips) {
 #pragma unroll
   for (int k = 0; k < ILP; ++k) out[(warp * ILP + k) * 32 + lane] = v[k];
   const long long t1 = clock_now();
-  if (lane == 0) cycles[warp] = t1 - t0;
+  if (lane == 0) {
+    stamps[3 * warp] = t0;
+    stamps[3 * warp + 1] = t1;
+    stamps[3 * warp + 2] = smid();
+  }
 }
 
 template <int ILP>
-__global__ void smemChain(int* out, long long* cycles, int trips) {
+__global__ void smemChain(int* out, long long* stamps, int trips) {
   __shared__ int buf[2][ILP][kBlock];
   const int lane = threadIdx.x & 31;
   const int base = threadIdx.x & ~31;  // this warp's 32 slots
@@ -96,7 +113,11 @@ __global__ void smemChain(int* out, long long* cycles, int trips) {
 #pragma unroll
   for (int k = 0; k < ILP; ++k) out[(warp * ILP + k) * 32 + lane] = v[k];
   const long long t1 = clock_now();
-  if (lane == 0) cycles[warp] = t1 - t0;
+  if (lane == 0) {
+    stamps[3 * warp] = t0;
+    stamps[3 * warp + 1] = t1;
+    stamps[3 * warp + 2] = smid();
+  }
 }
 
 // The SM clock during the run: cycles and nanoseconds over a spin of `spin` cycles.
@@ -179,9 +200,9 @@ int main(int argc, char** argv) {
   }
   const size_t max_warps = static_cast<size_t>(max_blocks_per_sm) * prop.multiProcessorCount * (kBlock / 32);
   int* d_out = nullptr;
-  long long *d_cycles = nullptr, *d_clk = nullptr;
+  long long *d_stamps = nullptr, *d_clk = nullptr;
   CUDA_CHECK(cudaMalloc(&d_out, max_warps * 8 * 32 * sizeof(int)));
-  CUDA_CHECK(cudaMalloc(&d_cycles, max_warps * sizeof(long long)));
+  CUDA_CHECK(cudaMalloc(&d_stamps, 3 * max_warps * sizeof(long long)));
   CUDA_CHECK(cudaMalloc(&d_clk, 2 * sizeof(long long)));
 
   wb::CsvTable table({"kernel", "experiment", "warps_per_sm", "ilp", "steps", "cycles_per_step",
@@ -199,17 +220,17 @@ int main(int argc, char** argv) {
     }
     const size_t warps = static_cast<size_t>(blocks) * threads / 32;
     const size_t n_out = warps * c.ilp * 32;
-    std::vector<double> per_rep;
+    std::vector<double> per_rep, rate_per_rep;
     std::vector<int> h_out(n_out);
-    std::vector<long long> h_cycles(warps);
+    std::vector<long long> h_stamps(3 * warps);
     const int runs = bench ? reps : 1;
     for (int r = 0; r < runs; ++r) {
       CUDA_CHECK(cudaMemset(d_out, 0xff, n_out * sizeof(int)));  // poison: -1 is no start value
-      CUDA_CHECK(cudaMemset(d_cycles, 0xff, warps * sizeof(long long)));
-      c.fn<<<blocks, threads>>>(d_out, d_cycles, trips);
+      CUDA_CHECK(cudaMemset(d_stamps, 0xff, 3 * warps * sizeof(long long)));
+      c.fn<<<blocks, threads>>>(d_out, d_stamps, trips);
       CUDA_CHECK_LAUNCH();
       CUDA_CHECK(cudaMemcpy(h_out.data(), d_out, n_out * sizeof(int), cudaMemcpyDeviceToHost));
-      CUDA_CHECK(cudaMemcpy(h_cycles.data(), d_cycles, warps * sizeof(long long), cudaMemcpyDeviceToHost));
+      CUDA_CHECK(cudaMemcpy(h_stamps.data(), d_stamps, 3 * warps * sizeof(long long), cudaMemcpyDeviceToHost));
       size_t bad = 0;
       for (size_t w = 0; w < warps; ++w)
         for (int k = 0; k < c.ilp; ++k)
@@ -220,14 +241,29 @@ int main(int argc, char** argv) {
               std::fprintf(stderr, "MISMATCH %s ilp %d warp %zu slot %d lane %d: %d, expected %d\n",
                            c.kernel, c.ilp, w, k, l, got, want);
           }
+      // Per warp: its own cycles. Per SM: the span from its first warp's start to its last
+      // warp's end, and how many warps it ran.
       std::vector<double> cyc(warps);
-      for (size_t w = 0; w < warps; ++w) cyc[w] = static_cast<double>(h_cycles[w]);
-      if (bad || *std::min_element(cyc.begin(), cyc.end()) <= 0) {
-        std::fprintf(stderr, "FAILED: %s %s ilp %d: %zu wrong values\n", c.kernel, c.experiment, c.ilp, bad);
+      std::map<long long, std::array<long long, 3>> sm;  // smid -> first start, last end, warps
+      bool stamps_ok = true;
+      for (size_t w = 0; w < warps; ++w) {
+        const long long t0 = h_stamps[3 * w], t1 = h_stamps[3 * w + 1], id = h_stamps[3 * w + 2];
+        stamps_ok = stamps_ok && t1 > t0 && t0 >= 0 && id >= 0;
+        cyc[w] = static_cast<double>(t1 - t0);
+        auto it = sm.find(id);
+        if (it == sm.end()) sm[id] = {t0, t1, 1};
+        else it->second = {std::min(it->second[0], t0), std::max(it->second[1], t1), it->second[2] + 1};
+      }
+      if (bad || !stamps_ok) {
+        std::fprintf(stderr, "FAILED: %s %s ilp %d: %zu wrong values%s\n", c.kernel, c.experiment, c.ilp, bad,
+                     stamps_ok ? "" : ", bad clock stamps");
         ok = false;
         break;
       }
+      std::vector<double> rate;  // warp exchanges per cycle, per SM
+      for (const auto& [id, v] : sm) rate.push_back(static_cast<double>(v[2]) * c.ilp * steps / (v[1] - v[0]));
       per_rep.push_back(median(cyc) / steps);  // the median warp's cycles per step
+      rate_per_rep.push_back(median(rate));     // the median SM's exchange rate
     }
     if (!ok) break;
     if (!bench) continue;
@@ -235,17 +271,17 @@ int main(int argc, char** argv) {
     const double cps = median(per_rep);
     table.add({c.kernel, c.experiment, std::to_string(warps_per_sm), std::to_string(c.ilp),
                std::to_string(steps), wb::fmt(cps, 2), wb::fmt(cps / mhz * 1e3, 3),
-               wb::fmt(warps_per_sm * c.ilp / cps, 3),
+               wb::fmt(median(rate_per_rep), 3),
                wb::fmt(*std::min_element(per_rep.begin(), per_rep.end()), 2),
                wb::fmt(*std::max_element(per_rep.begin(), per_rep.end()), 2), std::to_string(reps),
                wb::fmt(mhz, 0)});
   }
   CUDA_CHECK(cudaFree(d_out));
-  CUDA_CHECK(cudaFree(d_cycles));
+  CUDA_CHECK(cudaFree(d_stamps));
   CUDA_CHECK(cudaFree(d_clk));
   if (!ok) return wb::kFail;
   if (bench) {
-    std::fprintf(stderr, "\nshfl_vs_smem on %s: cycles per step of ILP exchanges (median warp, median of %d runs)\n",
+    std::fprintf(stderr, "\nshfl_vs_smem on %s: cycles per step of ILP exchanges (median warp) and warp exchanges per SM cycle (median SM); median of %d runs\n",
                  prop.name, reps);
     table.print(stderr);
     if (!csv_dir.empty()) table.write(csv_dir + "/" + wb::gpu_slug(prop) + "/shfl_vs_smem.csv");

@@ -12,7 +12,9 @@ rc=0
 sanitizer=${COMPUTE_SANITIZER:-$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)}
 "$build/bin/syncthreads_ifelse" > "$logs/syncthreads_ifelse.log" 2>&1 || rc=1
 { echo "\$ syncthreads_ifelse --kernel all"; timeout 60 "$build/bin/syncthreads_ifelse" --kernel all; echo "exit $?"
-  echo "\$ compute-sanitizer --tool synccheck syncthreads_ifelse --kernel all"
-  timeout 60 "$sanitizer" --tool synccheck "$build/bin/syncthreads_ifelse" --kernel all; echo "exit $?"
+  for k in lane warp; do
+    echo "\$ compute-sanitizer --tool synccheck --print-limit 4 syncthreads_ifelse --kernel $k"
+    timeout 60 "$sanitizer" --tool synccheck --print-limit 4 "$build/bin/syncthreads_ifelse" --kernel $k; echo "exit $?"
+  done
 } > "$logs/syncthreads_ifelse_demo.log" 2>&1
 exit $rc

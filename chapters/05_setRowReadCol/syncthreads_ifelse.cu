@@ -3,8 +3,10 @@
 //
 // Run:    ./build/bin/syncthreads_ifelse                 (the correct kernel only; exit 1 if wrong)
 //         ./build/bin/syncthreads_ifelse --kernel all    (also the two if/else kernels: a demo)
+//         ./build/bin/syncthreads_ifelse --kernel lane   (barrierHoisted, then one if/else kernel;
+//                                     or warp)            one at a time, for compute-sanitizer)
 //         cmake --build build --target syncthreads_ifelse_demo_check
-//             --kernel all under compute-sanitizer synccheck (a demo, not a test)
+//             --kernel lane and --kernel warp under compute-sanitizer synccheck (a demo, not a test)
 //         nvcc -O3 -arch=native -Icommon chapters/05_setRowReadCol/syncthreads_ifelse.cu -o syncthreads_ifelse
 //
 // Every kernel does the same exchange: thread t writes s[t], waits at a barrier, then reads
@@ -102,11 +104,12 @@ Outcome run(const char* name, void (*kernel)(int*), int* d_out) {
 
 int main(int argc, char** argv) {
   wb::Args args(argc, argv,
-                "usage: syncthreads_ifelse [--kernel hoisted|all]\n"
-                "  all also runs source 003's __syncthreads() in if/else (undefined; reported, not judged)");
+                "usage: syncthreads_ifelse [--kernel hoisted|lane|warp|all]\n"
+                "  lane, warp, all also run source 003's __syncthreads() in if/else (undefined; reported, not judged)");
   const std::string which = args.text("--kernel", "hoisted");
   args.finish();
-  if (which != "hoisted" && which != "all") wb::bad_input("--kernel must be hoisted or all, not '" + which + "'");
+  if (which != "hoisted" && which != "lane" && which != "warp" && which != "all")
+    wb::bad_input("--kernel must be hoisted, lane, warp or all, not '" + which + "'");
 
   wb::require_device();
   int* d_out = nullptr;
@@ -116,12 +119,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "FAILED: barrierHoisted exchanged wrong values\n");
     return wb::kFail;
   }
-  if (which == "all") {
-    for (auto [name, k] : {std::pair{"barrierIfElseLane", barrierIfElseLane},
-                           std::pair{"barrierIfElseWarp", barrierIfElseWarp}}) {
-      if (run(name, k, d_out) == Outcome::kHung) return wb::kFail;  // the context is lost anyway
-    }
-  }
+  if (which == "all" || which == "lane")
+    if (run("barrierIfElseLane", barrierIfElseLane, d_out) == Outcome::kHung) return wb::kFail;  // context lost
+  if (which == "all" || which == "warp")
+    if (run("barrierIfElseWarp", barrierIfElseWarp, d_out) == Outcome::kHung) return wb::kFail;
   CUDA_CHECK(cudaFree(d_out));
   std::printf("syncthreads_ifelse: barrierHoisted exchanged every value correctly\n");
   return wb::kPass;
