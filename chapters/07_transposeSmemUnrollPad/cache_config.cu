@@ -220,8 +220,9 @@ int main(int argc, char** argv) {
   CUDA_CHECK(cudaFree(d_out));
   CUDA_CHECK(cudaFree(d_live));
   CUDA_CHECK(cudaFree(d_peak));
-  std::fprintf(stderr, "\ncache_config on %s (%d x %d floats; %zu bytes of shared memory per SM; median of %d runs)\n",
-               prop.name, side, side, static_cast<size_t>(prop.sharedMemPerMultiprocessor), bench ? reps : 0);
+  std::fprintf(stderr, "\ncache_config on %s (%d x %d floats; %zu bytes of shared memory per SM; %s)\n", prop.name,
+               side, side, static_cast<size_t>(prop.sharedMemPerMultiprocessor),
+               bench ? ("median of " + std::to_string(reps) + " runs").c_str() : "quick mode: not timed");
   table.print(stderr);
   if (bench && !csv_dir.empty()) table.write(csv_dir + "/" + wb::gpu_slug(prop) + "/cache_config.csv");
   std::printf("cache_config: every setting ran both kernels and every output was checked: OK\n");
