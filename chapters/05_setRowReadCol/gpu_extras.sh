@@ -6,6 +6,7 @@
 # Programs are in <build_dir>/bin; CSVs go to <results_dir>/<gpu>/ (the programs' --csv-dir);
 # logs to <log_dir>/<name>.log. Exits non-zero when a program fails.
 set -uo pipefail
+[ $# -eq 3 ] || { echo "usage: $0 <build_dir> <results_dir> <log_dir>" >&2; exit 2; }
 build=$1 results=$2 logs=$3
 mkdir -p "$results" "$logs"
 rc=0
@@ -17,4 +18,5 @@ sanitizer=${COMPUTE_SANITIZER:-$(command -v compute-sanitizer || echo /usr/local
     timeout 60 "$sanitizer" --tool synccheck --print-limit 4 "$build/bin/syncthreads_ifelse" --kernel $k; echo "exit $?"
   done
 } > "$logs/syncthreads_ifelse_demo.log" 2>&1
+grep -q "ERROR SUMMARY" "$logs/syncthreads_ifelse_demo.log" || rc=1  # the report is the point
 exit $rc

@@ -4,6 +4,7 @@
 # Programs are in <build_dir>/bin; CSVs go to <results_dir>/<gpu>/ (the programs' --csv-dir);
 # logs to <log_dir>/<name>.log. Exits non-zero when a program fails.
 set -uo pipefail
+[ $# -eq 3 ] || { echo "usage: $0 <build_dir> <results_dir> <log_dir>" >&2; exit 2; }
 build=$1 results=$2 logs=$3
 mkdir -p "$results" "$logs"
 rc=0
