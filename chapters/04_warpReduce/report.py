@@ -30,4 +30,5 @@ def shfl_vs_smem(gpu):
                           Col("shfl / smem", ratio)])
 
 
-TABLES = [shfl_vs_smem("h100"), shfl_vs_smem("h200")]
+# after any declarations above in this file
+TABLES = globals().get("TABLES", []) + [shfl_vs_smem("h100"), shfl_vs_smem("h200")]

@@ -54,7 +54,7 @@ def _synccheck_section(q, kernel_arg):
     raise DataError(f"{DEMO}: no synccheck run with {kernel_arg}")
 
 
-VALUES = [
+VALUES = globals().get("VALUES", []) + [  # after any declarations above in this file
     Value("syncthreads_ifelse.plain_lane.h100", DEMO, plain("barrierIfElseLane"), "{} of {}", gpu="h100"),
     Value("syncthreads_ifelse.plain_warp.h100", DEMO, plain("barrierIfElseWarp"), "{} of {}", gpu="h100"),
     Value("syncthreads_ifelse.synccheck_message.h100", DEMO, lambda q: synccheck_lane(q)[0], "{}", gpu="h100"),

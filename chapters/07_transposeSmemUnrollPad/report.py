@@ -11,7 +11,7 @@ def cc(kernel, api, setting, field):
     return lambda q: q(kernel=kernel, api=api, setting=setting)[field]
 
 
-TABLES = [
+TABLES = globals().get("TABLES", []) + [  # after any declarations above in this file
     Table("cache_config.table.h100", CC, gpu=CC_GPU, key=CC_KEY, where=lambda r: True,
           columns=[Col("kernel", "`{kernel}`", "l"), Col("set with", "{api}", "l"), Col("value", "{setting}", "l"),
                    Col("blocks/SM (occupancy API)", "{blocks_per_sm_api}"),
@@ -19,7 +19,7 @@ TABLES = [
                    Col("time (ms)", "{time_ms:.4f}"), Col("GB/s", "{gbps:.0f}")]),
 ]
 
-VALUES = [
+VALUES = globals().get("VALUES", []) + [  # after any declarations above in this file
     Value("cache_config.smem_default_gbps.h100", CC, cc("transposeSmem", "none", "default", "gbps"), "{:.0f}", gpu=CC_GPU),
     Value("cache_config.smem_carveout0_gbps.h100", CC, cc("transposeSmem", "carveout", "0", "gbps"), "{:.0f}", gpu=CC_GPU),
     Value("cache_config.smem_carveout0_ratio.h100", CC,

@@ -48,7 +48,7 @@ def c(experiment, kernel, field="cycles_per_read", **m):
     return lambda q: q(experiment=experiment, kernel=kernel, **m)[field]
 
 
-TABLES = [
+TABLES = globals().get("TABLES", []) + [  # after any declarations above in this file
     Table("constant_divergence.divergence.h100", CD, gpu=CD_GPU, key=CD_KEY, rows=cd_rows("divergence", 4, [1, 2, 4, 8, 16, 32]),
           columns=[Col("distinct addresses per warp read (k)", "{distinct}"),
                    Col("`__constant__`, 4 B apart", cyc("constant")), Col("`__ldg`, 4 B apart", cyc("ldg")),
@@ -63,7 +63,7 @@ TABLES = [
                    Col("plain load", fp_cyc("global"))]),
 ]
 
-VALUES = [
+VALUES = globals().get("VALUES", []) + [  # after any declarations above in this file
     Value("constant_divergence.uniform.h100", CD, c("divergence", "constant", distinct=1, stride_bytes=4), "{:.0f}", gpu=CD_GPU),
     Value("constant_divergence.uniform_ns.h100", CD, c("divergence", "constant", "ns_per_read", distinct=1, stride_bytes=4),
           "{:.1f}", gpu=CD_GPU),
@@ -142,7 +142,7 @@ def draw_cd(data_dir, gpus, out_path, title):
     plt.close(fig)
 
 
-FIGURES = [
+FIGURES = globals().get("FIGURES", []) + [  # after any declarations above in this file
     Figure("constant_divergence", CD, ["experiment", "kernel", "distinct", "stride_bytes", "footprint_bytes",
                                        "cycles_per_read"],
            "Chapter 09 constant_divergence: one warp's dependent reads, __constant__ vs __ldg vs plain loads", "figure",
