@@ -187,9 +187,9 @@ if has bench || has extras; then
     [ -d "$g" ] || continue
     gpu=$(basename "$g"); mkdir -p "$RES/data/$gpu/logs"
     cp "$g"* "$RES/data/$gpu/" 2>/dev/null
-    for f in env.txt build.log ctest.log workbook.log update_expected.log race_demo.log bank_conflicts.log \
-             transpose_ncu.log reduceInteger_ncu.log matmul_ncu.log; do
-      [ -f "$RES/$f" ] && cp "$RES/$f" "$RES/data/$gpu/logs/"
+    # Every log and record of this run (ctest, the test command, the extras' logs, old_arch, ...).
+    for f in "$RES"/*.log "$RES"/*.txt; do
+      [ -f "$f" ] && cp "$f" "$RES/data/$gpu/logs/"
     done
   done
   python=$(cat build/plot_python.txt 2>/dev/null || echo ERROR)

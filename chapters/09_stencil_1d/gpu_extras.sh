@@ -5,6 +5,7 @@
 # usage: bash chapters/09_stencil_1d/gpu_extras.sh <build_dir> <results_dir> <log_dir>
 # Programs are in <build_dir>/bin; CSVs go to <results_dir>/<gpu>/ (the programs' --csv-dir);
 # logs to <log_dir>/<name>.log. Exits non-zero when a step fails.
+# Also constant_divergence's table (divergence and footprint).
 set -uo pipefail
 [ $# -eq 3 ] || { echo "usage: $0 <build_dir> <results_dir> <log_dir>" >&2; exit 2; }
 build=$1 results=$2 logs=$3
@@ -12,4 +13,6 @@ mkdir -p "$results" "$logs"
 rc=0
 { cmake --build "$build" --target stencil_1d_race_demo_check > "$logs/race_demo.log" 2>&1 &&
   grep -q "RACECHECK SUMMARY" "$logs/race_demo.log"; } || rc=1
+
+"$build/bin/constant_divergence" --bench --csv-dir "$results" > "$logs/constant_divergence.log" 2>&1 || rc=1
 exit $rc

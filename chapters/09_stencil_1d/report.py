@@ -101,4 +101,154 @@ VALUES = [
     Field("stencil_1d.vec4_gbps.h100", CSV, "gbps", "{:.0f} GB/s", "h100", kernel="stencil_1d_vec4", size=N28),
     Field("stencil_1d.vec4_pct.h200", CSV, "pct_of_copy", "{:.1f}%", kernel="stencil_1d_vec4", size=N28),
     Field("stencil_1d.vec4_pct.h100", CSV, "pct_of_copy", "{:.1f}%", "h100", kernel="stencil_1d_vec4", size=N28),
+
+"""Chapter 09's measured tables, quoted numbers and figure (format: plots/plot_timings.py).
+constant_divergence: k distinct __constant__ addresses per warp read, and the constant cache's size."""
+from plot_timings import Col, Figure, Table, Value, at
+
+CD = "constant_divergence.csv"
+CD_GPU = "h100"
+CD_KEY = ("experiment", "kernel", "distinct", "stride_bytes", "footprint_bytes")
+
+
+def cd_rows(experiment, stride, ks):
+    return [{"experiment": experiment, "kernel": "constant", "distinct": k, "stride_bytes": stride,
+             "footprint_bytes": k * stride} for k in ks]
+
+
+def cyc(kernel, stride=None):
+    """cycles per read of `kernel` in the same row of the table (same k; another stride if given)."""
+    def cell(r, q):
+        s = r["stride_bytes"] if stride is None else stride
+        return f"{q(experiment=r['experiment'], kernel=kernel, distinct=r['distinct'], stride_bytes=s, footprint_bytes=r['distinct'] * s)['cycles_per_read']:.0f}"
+    return cell
+
+
+def fp_cyc(kernel):
+    return lambda r, q: f"{q(experiment='footprint', kernel=kernel, footprint_bytes=r['footprint_bytes'])['cycles_per_read']:.0f}"
+
+
+def footprints(q):
+    return [r for r in q.rows(where=lambda r: r["experiment"] == "footprint" and r["kernel"] == "constant")]
+
+
+def constant_l1(q):
+    """(last footprint read at the fastest time, first footprint that is slower), in bytes."""
+    rows = footprints(q)
+    fast = min(r["cycles_per_read"] for r in rows)
+    last = max(r["footprint_bytes"] for r in rows if r["cycles_per_read"] <= 1.1 * fast)
+    first = min(r["footprint_bytes"] for r in rows if r["footprint_bytes"] > last)
+    return last, first
+
+
+def per_address(q):
+    """Extra cycles per extra distinct address (one cache line): the slope from k = 1 to k = 32."""
+    one = q(experiment="divergence", kernel="constant", distinct=1, stride_bytes=4)["cycles_per_read"]
+    all32 = q(experiment="divergence", kernel="constant", distinct=32, stride_bytes=4)["cycles_per_read"]
+    return (all32 - one) / 31
+
+
+def c(experiment, kernel, field="cycles_per_read", **m):
+    return lambda q: q(experiment=experiment, kernel=kernel, **m)[field]
+
+
+TABLES = globals().get("TABLES", []) + [  # after any declarations above in this file
+    Table("constant_divergence.divergence.h100", CD, gpu=CD_GPU, key=CD_KEY, rows=cd_rows("divergence", 4, [1, 2, 4, 8, 16, 32]),
+          columns=[Col("distinct addresses per warp read (k)", "{distinct}"),
+                   Col("`__constant__`, 4 B apart", cyc("constant")), Col("`__ldg`, 4 B apart", cyc("ldg")),
+                   Col("plain load, 4 B apart", cyc("global")),
+                   Col("`__constant__`, 256 B apart", cyc("constant", 256)), Col("`__ldg`, 256 B apart", cyc("ldg", 256)),
+                   Col("plain load, 256 B apart", cyc("global", 256))]),
+    Table("constant_divergence.footprint.h100", CD, gpu=CD_GPU, key=("experiment", "kernel", "footprint_bytes"),
+          rows=[{"experiment": "footprint", "kernel": "constant", "footprint_bytes": f}
+                for f in [512, 1024, 1536, 2048, 3072, 4096, 8192, 16384, 32768, 49152, 65536]],
+          columns=[Col("bytes chased (one word per 64 B)", "{footprint_bytes:,}"),
+                   Col("`__constant__`: cycles per read", fp_cyc("constant")), Col("`__ldg`", fp_cyc("ldg")),
+                   Col("plain load", fp_cyc("global"))]),
+]
+
+VALUES = globals().get("VALUES", []) + [  # after any declarations above in this file
+    Value("constant_divergence.uniform.h100", CD, c("divergence", "constant", distinct=1, stride_bytes=4), "{:.0f}", gpu=CD_GPU),
+    Value("constant_divergence.uniform_ns.h100", CD, c("divergence", "constant", "ns_per_read", distinct=1, stride_bytes=4),
+          "{:.1f}", gpu=CD_GPU),
+    Value("constant_divergence.all32.h100", CD, c("divergence", "constant", distinct=32, stride_bytes=4), "{:.0f}", gpu=CD_GPU),
+    Value("constant_divergence.all32_ratio.h100", CD,
+          lambda q: c("divergence", "constant", distinct=32, stride_bytes=4)(q) / c("divergence", "constant", distinct=1, stride_bytes=4)(q),
+          "{:.1f}×", gpu=CD_GPU),
+    Value("constant_divergence.per_address.h100", CD, per_address, "{:.1f}", gpu=CD_GPU),
+    Value("constant_divergence.ldg.h100", CD, c("divergence", "ldg", distinct=32, stride_bytes=4), "{:.0f}", gpu=CD_GPU),
+    Value("constant_divergence.lines32.h100", CD, c("divergence", "constant", distinct=32, stride_bytes=256), "{:.0f}", gpu=CD_GPU),
+    Value("constant_divergence.lines32_ldg.h100", CD, c("divergence", "ldg", distinct=32, stride_bytes=256), "{:.0f}", gpu=CD_GPU),
+    Value("constant_divergence.l1_bounds.h100", CD, constant_l1, "at least {:,} and less than {:,} bytes", gpu=CD_GPU),
+    Value("constant_divergence.l1_last.h100", CD, lambda q: constant_l1(q)[0], "{:,} bytes", gpu=CD_GPU),
+    Value("constant_divergence.l1_hit.h100", CD, c("footprint", "constant", footprint_bytes=512), "{:.0f}", gpu=CD_GPU),
+    Value("constant_divergence.l1_miss.h100", CD, c("footprint", "constant", footprint_bytes=65536), "{:.0f}", gpu=CD_GPU),
+    Value("constant_divergence.sm_mhz.h100", CD, lambda q: max(r["sm_mhz"] for r in q.rows()), "{:.0f}", gpu=CD_GPU),
+]
+
+
+COLORS = {"constant": "tab:red", "ldg": "tab:blue", "global": "tab:green"}
+MARKS = {"constant": "o", "ldg": "s", "global": "x"}  # ldg and global often coincide: both stay visible
+
+
+def draw_divergence(ax, rows):
+    for kernel, col in COLORS.items():
+        for stride, style in ((4, "-"), (256, ":")):
+            pts = [(r["distinct"], r["cycles_per_read"]) for r in rows
+                   if r["experiment"] == "divergence" and r["kernel"] == kernel and r["stride_bytes"] == stride]
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], style, marker=MARKS[kernel], color=col,
+                    label=f"{kernel}, {stride} B apart")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xticks([1, 2, 4, 8, 16, 32])
+    ax.set_xticklabels(["1", "2", "4", "8", "16", "32"])
+    ax.set_xlabel("distinct addresses per warp read (k)")
+    ax.set_ylabel("cycles per dependent warp read (log)")
+    ax.legend(fontsize=7, ncol=2)
+    ax.grid(alpha=0.3)
+
+
+def draw_footprint(ax, rows):
+    for kernel, col in COLORS.items():
+        pts = [(r["footprint_bytes"] / 1024, r["cycles_per_read"]) for r in rows
+               if r["experiment"] == "footprint" and r["kernel"] == kernel]
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], "-", marker=MARKS[kernel], color=col, label=kernel)
+    ax.set_xscale("log", base=2)
+    ax.set_xticks([0.5, 1, 2, 4, 8, 16, 32, 64])
+    ax.set_xticklabels(["0.5", "1", "2", "4", "8", "16", "32", "64"])
+    ax.set_ylim(bottom=0)
+    ax.set_xlabel("KB chased by all lanes together (one word per 64 B)")
+    ax.set_ylabel("cycles per dependent warp read")
+    ax.legend(fontsize=7)
+    ax.grid(alpha=0.3)
+
+
+def draw_cd(data_dir, gpus, out_path, title):
+    """One row per GPU: divergence (left), working set (right)."""
+    import os
+
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from plot_timings import DPI, FIGSIZE, meta_of, read_csv, stamp
+    fig, axes = plt.subplots(len(gpus), 2, figsize=FIGSIZE, dpi=DPI, squeeze=False)
+    metas = []
+    for (left, right), g in zip(axes, gpus):
+        rows = read_csv(os.path.join(data_dir, g, CD))
+        draw_divergence(left, rows)
+        draw_footprint(right, rows)
+        metas.append(meta_of(os.path.join(data_dir, g), g))
+        left.set_title(f"{metas[-1]['gpu']}: lanes on k different words", fontsize=9)
+        right.set_title(f"{metas[-1]['gpu']}: one address per read, footprint grows", fontsize=9)
+    stamp(fig, metas, title)
+    fig.tight_layout()
+    fig.savefig(out_path, dpi=DPI)
+    plt.close(fig)
+
+
+FIGURES = globals().get("FIGURES", []) + [  # after any declarations above in this file
+    Figure("constant_divergence", CD, ["experiment", "kernel", "distinct", "stride_bytes", "footprint_bytes",
+                                       "cycles_per_read"],
+           "Chapter 09 constant_divergence: one warp's dependent reads, __constant__ vs __ldg vs plain loads", "figure",
+           draw=draw_cd, numeric=["cycles_per_read", "distinct", "footprint_bytes"]),
 ]
