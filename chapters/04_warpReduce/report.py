@@ -59,6 +59,8 @@ FIGURES = [
            subtitle="sum of {size:,} ints; gray: copy, green: CUB"),
 ]
 
+
+# ---- measurement programs of this chapter (appended to the lists above)
 """Chapter 04's measured tables (format: plots/plot_timings.py).
 shfl_vs_smem: one exchange through a shuffle or through shared memory."""
 from plot_timings import Col, Table

@@ -155,6 +155,8 @@ VALUES = [
     Value(f"setRowReadCol.measured.{k}.h200", CSV, (lambda k: lambda q: q(kernel=k)["time_ms"])(k), "{:.2f}")
     for k in CONFLICTED]
 
+
+# ---- measurement programs of this chapter (appended to the lists above)
 """Chapter 05's quoted numbers (format: plots/plot_timings.py).
 syncthreads_ifelse: source 003's __syncthreads() in if/else, run plainly and under synccheck."""
 import re

@@ -129,7 +129,10 @@ VALUES = [
           lambda q: 100 * q(kernel="transposeTiled", size=BIG)["gbps"] / q(kernel="copy", size=BIG)["gbps"], "{:.1f}%", gpu="h100"),
     Value("transpose.tiled_vs_cublas.h200", CSV, lambda q: tiled_vs_cublas(BIG)(q) / 100, "{:.3f}×"),
     Value("transpose.tiled_vs_cublas.h100", CSV, lambda q: tiled_vs_cublas(BIG)(q) / 100, "{:.3f}×", gpu="h100"),
+]
 
+
+# ---- measurement programs of this chapter (appended to the lists above)
 """Chapter 07's measured tables and quoted numbers (format: plots/plot_timings.py).
 cache_config: cudaFuncSetCacheConfig and the shared-memory carveout on three transposes."""
 from plot_timings import Col, Table, Value

@@ -101,7 +101,10 @@ VALUES = [
     Field("stencil_1d.vec4_gbps.h100", CSV, "gbps", "{:.0f} GB/s", "h100", kernel="stencil_1d_vec4", size=N28),
     Field("stencil_1d.vec4_pct.h200", CSV, "pct_of_copy", "{:.1f}%", kernel="stencil_1d_vec4", size=N28),
     Field("stencil_1d.vec4_pct.h100", CSV, "pct_of_copy", "{:.1f}%", "h100", kernel="stencil_1d_vec4", size=N28),
+]
 
+
+# ---- measurement programs of this chapter (appended to the lists above)
 """Chapter 09's measured tables, quoted numbers and figure (format: plots/plot_timings.py).
 constant_divergence: k distinct __constant__ addresses per warp read, and the constant cache's size."""
 from plot_timings import Col, Figure, Table, Value, at
