@@ -1,12 +1,18 @@
 // Chapter 08 — matMul: the CUDA Programming Guide's matrix multiply from source 004, without and
 // with shared memory, then step by step to a fast FP32 SGEMM, with cuBLAS beside it.
 //
+// Build without CMake (from the repository root):
+//   nvcc -std=c++17 -O3 -arch=sm_90 -Icommon -Ichapters/08_matMul chapters/08_matMul/matMul.cu -lcublas -o matMul
 // Run:    ./build/bin/matMul              (expected stdout: expected_outputs/matMul.txt)
-//         ./build/bin/matMul --bench [--reps 20] [--n N] [--csv-dir DIR]
-//             times every kernel on square FP32 matrices, n = 1024, 2048, 4096, 8192 (or only N),
-//             TFLOP/s = 2 n^3 / time; table to stderr, with --csv-dir DIR/<gpu>/matMul.csv
+//         ./build/bin/matMul --bench [--kernel NAME] [--reps 20] [--n N] [--csv-dir DIR]
+//             times every kernel (or NAME, beside cuBLAS) on square FP32 matrices, n = 1024, 2048,
+//             4096, 8192 (or only N), TFLOP/s = 2 n^3 / time; table to stderr, with --csv-dir
+//             DIR/<gpu>/matMul.csv (matMul_NAME.csv)
+//         ./build/bin/matMul --tune [--reps 20] [--n N] [--csv-dir DIR]
+//             every tile shape of sgemmTuned in every block order at 2048 and 4096, the fastest
+//             again at 8192, each checked; DIR/<gpu>/sgemm_tune.csv
 //         ./build/bin/matMul --profile    one checked launch of each kernel at 4096^3 (for Nsight
-//             Compute: chapters/08_matMul/matmul_traffic.py)
+//             Compute: chapters/08_matMul/matmul_traffic.py, sgemm_ncu.py)
 //
 // C (M x N) = A (M x K) * B (K x N), row-major floats. Kernels:
 //   1. MatMulKernel (gmem::)  source 004 / the Programming Guide: one thread per element of C, the
@@ -18,7 +24,11 @@
 //                             padded, fragments read with 16-byte shared loads, conflict-free
 //   5. sgemmDoubleBuffer      ours: 4. with two shared stages (the next tile loaded while this one
 //                             is used, one barrier per tile) and a 16-deep k-tile
-//   6. cublasSgemm            the library peer, CUBLAS_PEDANTIC_MATH: plain FP32 (no TF32, no
+//   6. sgemmWarpTile          ours: 5. with each warp's threads on one compact 32 x 64 tile of C
+//   7. sgemmAsync             ours: 6. with cp.async copies into three shared stages (sm_80 and
+//                             later; plain loads and stores below)
+//   8. sgemmTuned             ours: 7. at the tile shape, stages and block order --tune chose
+//   9. cublasSgemm            the library peer, CUBLAS_PEDANTIC_MATH: plain FP32 (no TF32, no
 //                             tensor cores)
 // Every kernel handles every size; the source's assume multiples of 16 (see README errata).
 //
