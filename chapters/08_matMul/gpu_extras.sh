@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Chapter 08's GPU work beyond --bench: the global loads, L1/L2 sectors, DRAM bytes and shared
-# wavefronts of every kernel under Nsight Compute, against the text's read counts (matMul_traffic.csv).
+# wavefronts of every kernel under Nsight Compute, against the text's read counts (matMul_traffic.csv);
+# the tile-shape search of sgemmTuned (sgemm_tune.csv); and our best kernel beside cuBLAS's own under
+# the same Nsight Compute counters (sgemm_ncu.csv, raw ncu output in <log_dir>/sgemm_ncu_details.csv).
 # usage: bash chapters/08_matMul/gpu_extras.sh <build_dir> <results_dir> <log_dir>
 # Programs are in <build_dir>/bin; CSVs go to <results_dir>/<gpu>/ (the programs' --csv-dir);
 # logs to <log_dir>/<name>.log. Exits non-zero when a step fails.
@@ -12,4 +14,14 @@ mkdir -p "$results" "$logs"
 rc=0
 python3 "$here/matmul_traffic.py" --program "$build/bin/matMul" --probe "$build/bin/workbook_probe" \
   --csv-dir "$results" > "$logs/matmul_ncu.log" 2>&1 || rc=1
+"$build/bin/matMul" --tune --csv-dir "$results" > /dev/null 2> "$logs/sgemm_tune.log" || rc=1
+slug=$("$build/bin/workbook_probe" 2> /dev/null | awk '{print $NF}')
+for n in 2048 4096 8192; do  # our best kernel and cuBLAS alone, 50 runs each, one size at a time
+  "$build/bin/matMul" --bench --kernel sgemmTuned --n $n --reps 50 --csv-dir "$results/sgemmTuned_$n" > /dev/null \
+    2> "$logs/sgemm_tuned_$n.log" || rc=1
+  [ -n "$slug" ] && cp "$results/sgemmTuned_$n/$slug/matMul_sgemmTuned.csv" "$results/$slug/matMul_sgemmTuned_$n.csv" 2> /dev/null
+  rm -rf "$results/sgemmTuned_$n"
+done
+python3 "$here/sgemm_ncu.py" --program "$build/bin/matMul" --probe "$build/bin/workbook_probe" --csv-dir "$results" \
+  --raw "$logs/sgemm_ncu_details.csv" > "$logs/sgemm_ncu.log" 2>&1 || rc=1
 exit $rc

@@ -41,7 +41,23 @@ inline void fill(Case s, std::vector<float>& A, std::vector<float>& B) {
     for (int c = 0; c < s.N; ++c) B[size_t(r) * s.N + c] = b_value(r, c, s.N);
 }
 
-enum Kind { Gmem, Smem, RegTile, Vec4, DoubleBuffer, Cublas };
+enum Kind { Gmem, Smem, RegTile, Vec4, DoubleBuffer, WarpTile, Async, Tuned, Cublas };
+
+// The tile shapes of sgemmAsync and sgemmTuned (matMul.cu's Tiles<>): block tile bm x bn, k-tile
+// bk, warp tile wm x wn, rm x rn blocks of 4 x 4 per thread, `stages` shared stages, at least
+// `minb` blocks per SM (the register cap), blocks walked in groups of `group` tile rows (1: row
+// by row); pf 1: the next k's fragments are loaded before this k's FMAs.
+struct TileCfg {
+  int bm, bn, bk, wm, wn, rm, rn, stages, minb, group, pf;
+  int threads() const { return (bm / wm) * (bn / wn) * 32; }
+};
+constexpr TileCfg kAsync = {128, 128, 16, 32, 64, 2, 2, 3, 2, 1, 0};
+// sgemmTuned: what --tune chose (plots/data/<gpu>/sgemm_tune.csv), one shape for the sizes below
+// kTunedLargeFrom (M * N elements of C) and one from there on.
+constexpr TileCfg kTunedSmall = {64, 128, 16, 32, 64, 2, 2, 4, 4, 1, 0};
+constexpr TileCfg kTunedLarge = {64, 128, 16, 32, 64, 2, 2, 4, 4, 16, 0};
+constexpr long long kTunedLargeFrom = 4096LL * 4096;
+inline TileCfg tuned_cfg(int M, int N) { return (long long)M * N >= kTunedLargeFrom ? kTunedLarge : kTunedSmall; }
 
 struct KernelInfo {
   const char* name;
@@ -51,7 +67,9 @@ struct KernelInfo {
 constexpr KernelInfo kKernels[] = {
     {"MatMulKernel_gmem", Gmem},          {"MatMulKernel_smem", Smem},
     {"sgemmRegTile", RegTile},            {"sgemmVec4", Vec4},
-    {"sgemmDoubleBuffer", DoubleBuffer},  {"cublasSgemm", Cublas},
+    {"sgemmDoubleBuffer", DoubleBuffer},  {"sgemmWarpTile", WarpTile},
+    {"sgemmAsync", Async},                {"sgemmTuned", Tuned},
+    {"cublasSgemm", Cublas},
 };
 
 // Our kernels load 4 floats at once (float4) only when every row of A and B starts 16 bytes

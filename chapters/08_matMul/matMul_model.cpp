@@ -3,6 +3,7 @@
 // each C with a plain triple loop, and predicts the stdout, including what source 004's kernels
 // as printed leave unwritten or get wrong. cuBLAS is taken at its specification (C = A B).
 // Each simulated tile load also checks that every element of the tile is written exactly once.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iterator>
@@ -144,11 +145,13 @@ static void four(bool vec, int row, int col, int rows, int cols, Get get, float 
   }
 }
 
-// 4./5. sgemmVec4 (k-tile 8) and sgemmDoubleBuffer (k-tile 16, two stages). Loads: float4 number
+// 4./5./6. sgemmVec4 (k-tile 8), sgemmDoubleBuffer (k-tile 16, two stages) and sgemmWarpTile (5.
+// with warp w owning rows (w / 2) * 32 + (lane / 8) * 4 + {0..3, 16..19} and columns
+// (w % 2) * 64 + (lane % 8) * 4 + {0..3, 32..35}). Loads: float4 number
 // f = t + 256 j of a tile (j < bk / 8) is A's (row f / (bk / 4), k (f % (bk / 4)) * 4 ..), stored
 // transposed into As[k][m] (rows of 132), and B's (k f / 32, column (f % 32) * 4 ..). Thread
 // (ty, tx) = (t / 16, t % 16) owns rows (i / 4) * 64 + ty * 4 + i % 4 and the same columns with tx.
-static Matrix vec_kernel(const Problem& p, bool double_buffer) {
+static Matrix vec_kernel(const Problem& p, bool double_buffer, bool warp_tile = false) {
   const Case s = p.s;
   const bool vec = lesson::vec_path(s);
   const int bk = double_buffer ? 16 : 8;
@@ -170,15 +173,20 @@ static Matrix vec_kernel(const Problem& p, bool double_buffer) {
       }
     g_tiles_ok &= As[st].complete() && Bs[st].complete();
   };
+  // thread t's row i (j: column) of its 8 x 8 outputs, inside the block tile
+  auto row_of = [&](int t, int i) {
+    return warp_tile ? (t / 32 / 2) * 32 + (t % 32 / 8) * 4 + (i / 4) * 16 + i % 4 : (i / 4) * 64 + (t / 16) * 4 + i % 4;
+  };
+  auto col_of = [&](int t, int j) {
+    return warp_tile ? (t / 32 % 2) * 64 + (t % 8) * 4 + (j / 4) * 32 + j % 4 : (j / 4) * 64 + (t % 16) * 4 + j % 4;
+  };
   auto compute = [&](int st) {
-    for (int t = 0; t < NT; ++t) {
-      const int ty = t / 16, tx = t % 16;
+    for (int t = 0; t < NT; ++t)
       for (int k = 0; k < bk; ++k)
         for (int i = 0; i < 8; ++i)
           for (int j = 0; j < 8; ++j)
-            acc[size_t(t) * 64 + i * 8 + j] += As[st].v[size_t(k) * (BM + PADA) + (i / 4) * 64 + ty * 4 + i % 4] *
-                                               Bs[st].v[size_t(k) * BN + (j / 4) * 64 + tx * 4 + j % 4];
-    }
+            acc[size_t(t) * 64 + i * 8 + j] +=
+                As[st].v[size_t(k) * (BM + PADA) + row_of(t, i)] * Bs[st].v[size_t(k) * BN + col_of(t, j)];
   };
   for (int by = 0; by < (s.M + BM - 1) / BM; ++by)
     for (int bx = 0; bx < (s.N + BN - 1) / BN; ++bx) {
@@ -193,17 +201,97 @@ static Matrix vec_kernel(const Problem& p, bool double_buffer) {
       } else {
         for (int k0 = 0; k0 < s.K; k0 += bk) load(by, bx, k0, 0), compute(0);
       }
-      for (int t = 0; t < NT; ++t) {
-        const int ty = t / 16, tx = t % 16;
+      for (int t = 0; t < NT; ++t)
         for (int i = 0; i < 8; ++i)
           for (int h = 0; h < 2; ++h) {
-            const int r = by * BM + (i / 4) * 64 + ty * 4 + i % 4, c0 = bx * BN + h * 64 + tx * 4;
+            const int r = by * BM + row_of(t, i), c0 = bx * BN + col_of(t, h * 4);
             for (int j = 0; j < 4; ++j)
               if (r < s.M && (vec ? c0 < s.N : c0 + j < s.N))
                 C[size_t(r) * s.N + c0 + j] = acc[size_t(t) * 64 + i * 8 + h * 4 + j];
           }
+    }
+  return C;
+}
+
+// 7./8. sgemmAsync and sgemmTuned (matMul.cu's sgemm_async_body) at the shape c: a 1-D grid whose
+// block b takes tile (tm, tn) in the block order c.group; per k-tile, the asynchronous copies
+// into a ring of c.stages stages (whole tiles: each thread's copies at its constant offsets, B in
+// 16-byte pieces; edge tiles: element by element with bounds tests), then each thread's
+// (4 rm) x (4 rn) outputs. Checks that every tile of C is computed by exactly one block.
+static Matrix tiled_kernel(const Problem& p, const lesson::TileCfg& c) {
+  const Case s = p.s;
+  const int nt = c.threads(), lda = c.bm + 4, tiles_m = (s.M + c.bm - 1) / c.bm, tiles_n = (s.N + c.bn - 1) / c.bn;
+  const int wtx = c.wn / (4 * c.rn), ra = 8 * c.bm / nt, bq = c.bn / 4;
+  const bool full = s.M % c.bm == 0 && s.N % c.bn == 0 && s.K % c.bk == 0;
+  Matrix C(size_t(s.M) * s.N, kUnset);
+  std::vector<Tile> As(c.stages, Tile(size_t(c.bk) * lda, c.bk * c.bm)), Bs(c.stages, Tile(size_t(c.bk) * c.bn, c.bk * c.bn));
+  std::vector<int> owner(size_t(tiles_m) * tiles_n, 0);
+  const int nacc = 16 * c.rm * c.rn;
+  std::vector<float> acc(size_t(nt) * nacc);
+  auto a_at = [&](int r, int k) { return r < s.M && k < s.K ? p.a(r, k) : 0.0f; };
+  auto b_at = [&](int k, int n) { return k < s.K && n < s.N ? p.b(k, n) : 0.0f; };
+  for (int b = 0; b < tiles_m * tiles_n; ++b) {
+    int tm, tn;
+    if (c.group <= 1) {
+      tm = b / tiles_n, tn = b % tiles_n;
+    } else {
+      const int per = c.group * tiles_n, first = (b / per) * c.group, rows = std::min(c.group, tiles_m - first);
+      tm = first + (b % per) % rows, tn = (b % per) / rows;
+    }
+    ++owner.at(size_t(tm) * tiles_n + tn);
+    const int bm = tm * c.bm, bn = tn * c.bn;
+    std::fill(acc.begin(), acc.end(), 0.0f);
+    for (int kt = 0; kt * c.bk < s.K; ++kt) {
+      const int st = kt % c.stages, k0 = kt * c.bk;
+      As[st].clear(), Bs[st].clear();
+      for (int t = 0; t < nt; ++t) {
+        for (int j = 0; j < c.bm * c.bk / nt; ++j) {
+          int m, k;
+          if (full) {
+            m = t / 8 % c.bm + (nt / 8) * (j % ra), k = t % 8 + 8 * (j / ra);
+          } else {
+            const int e = t + nt * j;
+            m = (e / 8) % c.bm, k = (e / (8 * c.bm)) * 8 + e % 8;
+          }
+          As[st].put(size_t(k) * lda + m, a_at(bm + m, k0 + k));
+        }
+        if (full) {
+          for (int j = 0; j < c.bk * c.bn / 4 / nt; ++j) {
+            const int k = t / bq + j * (nt / bq), n = (t % bq) * 4;
+            for (int q = 0; q < 4; ++q) Bs[st].put(size_t(k) * c.bn + n + q, b_at(k0 + k, bn + n + q));
+          }
+        } else {
+          for (int j = 0; j < c.bk * c.bn / nt; ++j) {
+            const int e = t + nt * j, k = e / c.bn, n = e % c.bn;
+            Bs[st].put(size_t(k) * c.bn + n, b_at(k0 + k, bn + n));
+          }
+        }
+      }
+      g_tiles_ok &= As[st].complete() && Bs[st].complete();
+      for (int t = 0; t < nt; ++t) {
+        const int warp = t / 32, lane = t % 32;
+        const int a0 = (warp / (c.bn / c.wn)) * c.wm + (lane / wtx) * 4, b0 = (warp % (c.bn / c.wn)) * c.wn + (lane % wtx) * 4;
+        for (int k = 0; k < c.bk; ++k)
+          for (int i = 0; i < 4 * c.rm; ++i)
+            for (int j = 0; j < 4 * c.rn; ++j)
+              acc[size_t(t) * nacc + i * 4 * c.rn + j] +=
+                  As[st].v[size_t(k) * lda + a0 + (i / 4) * (c.wm / c.rm) + i % 4] *
+                  Bs[st].v[size_t(k) * c.bn + b0 + (j / 4) * (c.wn / c.rn) + j % 4];
       }
     }
+    for (int t = 0; t < nt; ++t) {
+      const int warp = t / 32, lane = t % 32;
+      const int a0 = (warp / (c.bn / c.wn)) * c.wm + (lane / wtx) * 4, b0 = (warp % (c.bn / c.wn)) * c.wn + (lane % wtx) * 4;
+      for (int i = 0; i < 4 * c.rm; ++i)
+        for (int h = 0; h < c.rn; ++h) {
+          const int r = bm + a0 + (i / 4) * (c.wm / c.rm) + i % 4, c0 = bn + b0 + h * (c.wn / c.rn);
+          for (int j = 0; j < 4; ++j)
+            if (r < s.M && (full ? c0 < s.N : c0 + j < s.N))
+              C[size_t(r) * s.N + c0 + j] = acc[size_t(t) * nacc + i * 4 * c.rn + h * 4 + j];
+        }
+    }
+  }
+  for (int o : owner) g_tiles_ok &= o == 1;
   return C;
 }
 
@@ -215,6 +303,9 @@ static Matrix run(lesson::Kind k, const Problem& p) {
     case lesson::RegTile: return regtile_kernel(p);
     case lesson::Vec4: return vec_kernel(p, false);
     case lesson::DoubleBuffer: return vec_kernel(p, true);
+    case lesson::WarpTile: return vec_kernel(p, true, true);
+    case lesson::Async: return tiled_kernel(p, lesson::kAsync);
+    case lesson::Tuned: return tiled_kernel(p, lesson::tuned_cfg(s.M, s.N));
     case lesson::Cublas: break;
   }
   Matrix C(size_t(s.M) * s.N, 0.0f);  // cuBLAS: C = A B, by definition

@@ -10,21 +10,35 @@ FIGURES = [
            "Chapter 08 matMul: FP32 TFLOP/s against n, cublasSgemm without TF32", "lines",
            x="n", y="tflops", logx=True, references={"cublas*": "black"}, legend_cols=1,
            xlabel="n (C = A B, all n x n, FP32)", ylabel="TFLOP/s (2 n^3 / time)"),
+    # one bar per step at 4096^3: the share of cuBLAS's speed in the same run
+    Figure("matMul_steps", CSV, ["kernel", "n", "tflops", "pct_of_cublas"],
+           "Chapter 08 matMul: each step at 4096^3, % of cublasSgemm's speed (FP32, no TF32)", "bar",
+           x="kernel", y="pct_of_cublas", where=lambda r: r["n"] == 4096, colors={"cublas*": "black", "MatMul*": "gray"},
+           xlabel="kernel (in the chapter's order)", ylabel="% of cublasSgemm (its time / the kernel's)"),
 ]
 
 
 # ---------------------------------------------------------------------------------------------- tables
-LADDER = [("MatMulKernel_gmem", "`MatMulKernel` (gmem, source)"), ("MatMulKernel_smem", "`MatMulKernel` (smem, source)"),
-          ("sgemmRegTile", "`sgemmRegTile` (ours)"), ("sgemmVec4", "`sgemmVec4` (ours)"),
-          ("sgemmDoubleBuffer", "**`sgemmDoubleBuffer` (ours)**"), ("cublasSgemm", "`cublasSgemm`")]
+LABELS = {"MatMulKernel_gmem": "`MatMulKernel` (gmem, source)", "MatMulKernel_smem": "`MatMulKernel` (smem, source)",
+          "sgemmRegTile": "`sgemmRegTile` (ours)", "sgemmVec4": "`sgemmVec4` (ours)",
+          "sgemmDoubleBuffer": "`sgemmDoubleBuffer` (ours)", "sgemmWarpTile": "`sgemmWarpTile` (ours)",
+          "sgemmAsync": "`sgemmAsync` (ours)", "sgemmTuned": "`sgemmTuned` (ours)", "cublasSgemm": "`cublasSgemm`"}
 SIZES = [1024, 2048, 4096, 8192]
-BEST = "sgemmDoubleBuffer"
+LATE = ("sgemmWarpTile", "sgemmAsync", "sgemmTuned")  # the steps after sgemmDoubleBuffer
+
+
+def best(q):
+    """Our last step in this GPU's table: sgemmTuned where it was measured, else sgemmDoubleBuffer."""
+    return "sgemmTuned" if any(r["kernel"] == "sgemmTuned" for r in q.rows()) else "sgemmDoubleBuffer"
+
+
+BEST = "sgemmDoubleBuffer"  # the last step of the tables that predate the three later ones
 
 
 def tflops_at(n):
     def cell(r, q):
         text = f"{q(kernel=r['kernel'], n=n)['tflops']:.2f}"
-        return f"**{text}**" if r["kernel"] == BEST and n >= 4096 else text
+        return f"**{text}**" if r["kernel"] == best(q) and n >= 4096 else text
     return cell
 
 
@@ -35,16 +49,18 @@ def vs_cublas(q, kernel, n):
 def vs_at(n):
     def cell(r, q):
         text = f"{vs_cublas(q, r['kernel'], n):.3f}×"
-        return f"**{text}**" if r["kernel"] == BEST else text
+        return f"**{text}**" if r["kernel"] == best(q) else text
     return cell
 
 
-def bench(gpu):
-    return Table(f"matMul.bench.{gpu}", CSV, gpu=gpu, key=("kernel", "n"),
-                 rows=[{"kernel": k, "n": 4096, "label": label} for k, label in LADDER],
-                 columns=[Col("kernel", "{label}", "l"), Col("1024³ TFLOP/s", tflops_at(1024))] +
+def bench(gpu):  # every kernel of the GPU's table, in the program's order
+    return Table(f"matMul.bench.{gpu}", CSV, gpu=gpu, where=lambda r: r["n"] == 4096,
+                 columns=[Col("kernel", lambda r, q: f"**{LABELS[r['kernel']]}**" if r["kernel"] == best(q)
+                              else LABELS[r["kernel"]], "l"),
+                          Col("1024³ TFLOP/s", tflops_at(1024))] +
                          [Col(f"{n}³", tflops_at(n)) for n in SIZES[1:]] +
-                         [Col("vs cuBLAS at 4096³", vs_at(4096)), Col("at 8192³", vs_at(8192))])
+                         [Col("vs cuBLAS at 2048³", vs_at(2048)), Col("at 4096³", vs_at(4096)),
+                          Col("at 8192³", vs_at(8192))])
 
 
 T = "matMul_traffic.csv"
@@ -64,10 +80,13 @@ def dram_reads(x):
 
 
 def traffic_cell(field, unit_bytes, fmt, fmt_x=fmt_reads):
-    """H100 / H200 of one counter, each with its "× read"."""
+    """H100 / H200 of one counter, each with its "× read" ("–" where a GPU's table lacks the kernel)."""
     def cell(r, q):
         parts = []
         for g in ("h100", "h200"):
+            if not q.rows(gpu=g, where=lambda x: x["kernel"] == r["kernel"]):
+                parts.append("–")
+                continue
             v = q(gpu=g, kernel=r["kernel"])[field]
             parts.append(f"{fmt(v)} ({fmt_x(reads(v, unit_bytes))})")
         return " / ".join(parts)
@@ -75,7 +94,9 @@ def traffic_cell(field, unit_bytes, fmt, fmt_x=fmt_reads):
 
 
 def thread_loads(r, q):
-    if r["kernel"] in ("sgemmVec4", "sgemmDoubleBuffer"):  # 16-byte loads
+    if r["kernel"] in ("sgemmAsync", "sgemmTuned"):  # LDGSTS are not global load instructions
+        return "0 (copies: `LDGSTS`)"
+    if r["kernel"] in ("sgemmVec4", "sgemmDoubleBuffer", "sgemmWarpTile"):  # 16-byte loads
         return f"{r['thread_loads']:,} × 16 B ({reads(r['thread_loads'], 16):.0f})"
     x = reads(r["thread_loads"], 4)
     text = f"{x:.0f}"
@@ -91,7 +112,8 @@ TABLES = [bench("h100"), bench("h200"),
                 rows=[{"kernel": k, "label": label} for k, label in [
                     ("MatMulKernel_gmem", "`MatMulKernel` (gmem)"), ("MatMulKernel_smem", "`MatMulKernel` (smem)"),
                     ("sgemmRegTile", "`sgemmRegTile`"), ("sgemmVec4", "`sgemmVec4`"),
-                    ("sgemmDoubleBuffer", "`sgemmDoubleBuffer`")]],
+                    ("sgemmDoubleBuffer", "`sgemmDoubleBuffer`"), ("sgemmWarpTile", "`sgemmWarpTile`"),
+                    ("sgemmAsync", "`sgemmAsync`"), ("sgemmTuned", "`sgemmTuned`")]],
                 columns=[Col("kernel", "{label}", "l"), Col("global loads by threads (× read)", thread_loads),
                          Col("32-byte sectors asked of L1 (× read)",
                              lambda r, q: f"{r['l1_sectors']:,} ({fmt_reads(reads(r['l1_sectors'], 32))})"),
@@ -99,6 +121,61 @@ TABLES = [bench("h100"), bench("h200"),
                          Col("bytes from DRAM (× read), H100 / H200", traffic_cell("dram_bytes", 1, gb, dram_reads)),
                          Col("shared wavefronts per shared load", lambda r, q: "–" if not r["smem_ld_instructions"] else
                              f"{r['smem_ld_wavefronts'] / r['smem_ld_instructions']:.2f}")])]
+
+
+TUNE = "sgemm_tune.csv"
+
+
+def tune_render(q):
+    """The 4 fastest shapes at each size of the tune, cuBLAS's row of the same size first."""
+    out = ["| n | shape (block tile x k-tile, warp tile, thread tile, stages, blocks/SM, block order) | registers "
+           "| TFLOP/s | vs cuBLAS |", "|---:|---|---:|---:|---:|"]
+    for n in sorted({r["n"] for r in q.rows()}):
+        rows = q.rows(where=lambda r: r["n"] == n)
+        cub = [r for r in rows if r["config"] == "cublasSgemm"][0]
+        out.append(f"| {n} | `cublasSgemm` | | {cub['tflops']:.2f} | 1.000× |")
+        ours = sorted([r for r in rows if r["config"] != "cublasSgemm"], key=lambda r: r["time_ms"])
+        for r in ours[:4]:
+            shape = (f"{r['bm']}×{r['bn']}×{r['bk']}, {r['wm']}×{r['wn']}, {r['tm']}×{r['tn']}"
+                     f"{' (next k prefetched)' if r['pf'] else ''}, {r['stages']}, {r['minb']}, "
+                     f"{'rows' if r['group'] == 1 else 'groups of ' + str(r['group'])}")
+            out.append(f"| {n} | {shape} | {r['regs']} | {r['tflops']:.2f} | {cub['time_ms'] / r['time_ms']:.3f}× |")
+    return out
+
+
+NCU = "sgemm_ncu.csv"
+NCU_ROWS = [  # (label, function of the kernel's row)
+    ("registers per thread, warps per SM", lambda r: f"{r['registers']}, {r['warps_per_sm']:.1f}"),
+    ("time under ncu (base clock), ms", lambda r: f"{r['duration_ns'] / 1e6:.3f}"),
+    ("issue slots used (%)", lambda r: f"{r['issue_active_pct']:.1f}"),
+    ("FMA pipe busy (%)", lambda r: f"{r['fma_pipe_active_pct']:.1f}"),
+    ("instructions (millions)", lambda r: f"{r['inst_executed'] / 1e6:,.0f}"),
+    ("of them on the FMA pipe (%)", lambda r: f"{100 * r['inst_fma_pipe'] / r['inst_executed']:.1f}"),
+    ("shared load instructions (millions)", lambda r: f"{r['shared_ld_inst'] / 1e6:,.0f}"),
+    ("shared wavefronts per shared load", lambda r: f"{r['smem_ld_wavefronts'] / r['shared_ld_inst']:.2f}"),
+    ("shared wavefronts not from loads (millions)", lambda r: f"{(r['smem_wavefronts'] - r['smem_ld_wavefronts']) / 1e6:,.0f}"),
+    ("shared bank conflicts (millions)", lambda r: f"{r['smem_bank_conflicts'] / 1e6:,.0f}"),
+    ("cycles a warp waits per instruction it issues", lambda r: f"{r['warp_cycles_per_issue']:.2f}"),
+    ("… of them at a barrier", lambda r: f"{r['stall_barrier']:.2f}"),
+    ("… held at dispatch", lambda r: f"{r['stall_dispatch_stall']:.2f}"),
+    ("… on a shared load (short scoreboard)", lambda r: f"{r['stall_short_scoreboard']:.2f}"),
+    ("… on the memory pipe's queue (MIO throttle)", lambda r: f"{r['stall_mio_throttle']:.2f}"),
+    ("… on a global load (long scoreboard)", lambda r: f"{r['stall_long_scoreboard']:.2f}"),
+    ("… for a fixed latency (wait)", lambda r: f"{r['stall_wait']:.2f}"),
+    ("… ready, another warp issued (not selected)", lambda r: f"{r['stall_not_selected']:.2f}"),
+]
+
+
+def ncu_render(q):
+    rows = q.rows()
+    out = ["| at 4096³ | " + " | ".join(f"`{r['kernel']}`" for r in rows) + " |", "|---|" + "---:|" * len(rows)]
+    for label, f in NCU_ROWS:
+        out.append(f"| {label} | " + " | ".join(f(r) for r in rows) + " |")
+    return out
+
+
+TABLES += [Table("matMul.tune.h100", TUNE, gpu="h100", render=tune_render),
+           Table("matMul.ncu.h100", NCU, gpu="h100", render=ncu_render)]
 
 
 # ---------------------------------------------------------------------------------------------- values
@@ -120,8 +197,9 @@ def max_error(q, n, gpu):
 def time_spread(q, sizes):
     """The largest difference between the two GPUs' times over `sizes`, in %."""
     rows = q.rows(gpu="h100")
+    h200 = {r["kernel"] for r in q.rows(gpu="h200")}  # kernels both tables have
     return max(abs(q(gpu="h200", kernel=r["kernel"], n=r["n"])["time_ms"] / r["time_ms"] - 1) * 100
-               for r in rows if r["n"] in sizes)
+               for r in rows if r["n"] in sizes and r["kernel"] in h200)
 
 
 def ours_range_1024(q):
@@ -131,9 +209,11 @@ def ours_range_1024(q):
 def per_gpu(g):
     P = "matMul."
     return [
-        Value(P + f"best_vs_cublas_4096.{g}", CSV, lambda q: vs_cublas(q, BEST, 4096), "{:.3f}×", gpu=g),
-        Value(P + f"best_vs_cublas_8192.{g}", CSV, lambda q: vs_cublas(q, BEST, 8192), "{:.3f}×", gpu=g),
-        Value(P + f"best_pct_of_peak.{g}", CSV, lambda q: 100 * q(kernel=BEST, n=4096)["tflops"] / peak_tflops(q), "{:.0f}%", gpu=g),
+        Value(P + f"best_name.{g}", CSV, lambda q: f"`{best(q)}`", gpu=g),
+        Value(P + f"best_vs_cublas_2048.{g}", CSV, lambda q: vs_cublas(q, best(q), 2048), "{:.3f}×", gpu=g),
+        Value(P + f"best_vs_cublas_4096.{g}", CSV, lambda q: vs_cublas(q, best(q), 4096), "{:.3f}×", gpu=g),
+        Value(P + f"best_vs_cublas_8192.{g}", CSV, lambda q: vs_cublas(q, best(q), 8192), "{:.3f}×", gpu=g),
+        Value(P + f"best_pct_of_peak.{g}", CSV, lambda q: 100 * q(kernel=best(q), n=4096)["tflops"] / peak_tflops(q), "{:.0f}%", gpu=g),
         Value(P + f"cublas_pct_of_peak.{g}", CSV, lambda q: 100 * q(kernel="cublasSgemm", n=4096)["tflops"] / peak_tflops(q),
               "{:.0f}%", gpu=g),
         Value(P + f"source_tflops.{g}", CSV,
@@ -152,7 +232,7 @@ def per_gpu(g):
               lambda q: (q(kernel=BEST, n=4096)["tflops"],
                          q(kernel=BEST, n=4096)["tflops"] / q(kernel="sgemmVec4", n=4096)["tflops"]),
               "→ {:.2f} ({:.2f}×)", gpu=g),
-        Value(P + f"left_to_cublas.{g}", CSV, lambda q: 100 * (1 - vs_cublas(q, BEST, 4096)), "{:.0f}%", gpu=g),
+        Value(P + f"left_to_cublas.{g}", CSV, lambda q: 100 * (1 - vs_cublas(q, best(q), 4096)), "{:.0f}%", gpu=g),
         Value(P + f"dram_reads_ours.{g}", T,
               lambda q: span([reads(q(kernel=k)["dram_bytes"], 1) for k in ("sgemmRegTile", "sgemmVec4", BEST)], "{:.1f}", sep="–"),
               gpu=g),
@@ -165,11 +245,48 @@ def per_gpu(g):
         Value(P + f"smem_ways_vec4.{g}", T,
               lambda q: q(kernel="sgemmVec4")["smem_ld_wavefronts"] / q(kernel="sgemmVec4")["smem_ld_instructions"], "{:.1f}", gpu=g),
         # the top README's headline row
-        Field(P + f"best_tflops.{g}", CSV, "tflops", "{:.1f} TFLOP/s", g, kernel=BEST, n=4096),
+        Value(P + f"best_tflops.{g}", CSV, lambda q: q(kernel=best(q), n=4096)["tflops"], "{:.1f} TFLOP/s", gpu=g),
     ]
 
 
-VALUES = per_gpu("h100") + per_gpu("h200") + [
+def late(g):  # the three later steps, on a GPU whose table has them
+    P = "matMul."
+    def step(k, prev):
+        return lambda q: (q(kernel=k, n=4096)["tflops"], q(kernel=k, n=4096)["tflops"] / q(kernel=prev, n=4096)["tflops"],
+                          vs_cublas(q, k, 4096))
+    def alone(n):
+        return Value(P + f"tuned_alone_{n}.{g}", f"matMul_sgemmTuned_{n}.csv",
+                     lambda q: (q(kernel="sgemmTuned")["tflops"], q(kernel="cublasSgemm")["tflops"],
+                                q(kernel="cublasSgemm")["time_ms"] / q(kernel="sgemmTuned")["time_ms"]),
+                     "{:.2f} against {:.2f} TFLOP/s, {:.3f}×", gpu=g)
+    def ncu(k, field, fmt):
+        return Value(P + f"ncu_{field}_{k}.{g}", NCU, lambda q: q(kernel=k)[field], fmt, gpu=g)
+    return [
+        Value(P + f"step_warptile.{g}", CSV, step("sgemmWarpTile", "sgemmDoubleBuffer"), "→ {:.2f} ({:.2f}×, {:.3f}× cuBLAS)", gpu=g),
+        Value(P + f"step_async.{g}", CSV, step("sgemmAsync", "sgemmWarpTile"), "→ {:.2f} ({:.2f}×, {:.3f}× cuBLAS)", gpu=g),
+        Value(P + f"step_tuned.{g}", CSV, step("sgemmTuned", "sgemmAsync"), "→ {:.2f} ({:.2f}×, {:.3f}× cuBLAS)", gpu=g),
+        Value(P + f"tuned_1024.{g}", CSV, lambda q: vs_cublas(q, "sgemmTuned", 1024), "{:.2f}×", gpu=g),
+        Value(P + f"tune_shapes.{g}", TUNE, lambda q: len({re.sub(r"_g\d+", "", r["config"]) for r in q.rows()
+                                                          if r["config"] != "cublasSgemm"}), "{}", gpu=g),
+        Value(P + f"tune_best.{g}", TUNE, lambda q: tuple(max(cub["time_ms"] / r["time_ms"] for r in q.rows(where=lambda r: r["n"] == n and r["config"] != "cublasSgemm"))
+                                                       for n in (2048, 4096, 8192)
+                                                       for cub in [q(config="cublasSgemm", n=n)]),
+              "{:.3f}×, {:.3f}× and {:.3f}×", gpu=g),
+        alone(2048), alone(4096), alone(8192),
+        ncu("sgemmTuned", "issue_active_pct", "{:.0f}%"), ncu("cublasSgemm", "issue_active_pct", "{:.0f}%"),
+        ncu("sgemmTuned", "stall_barrier", "{:.2f}"), ncu("cublasSgemm", "stall_barrier", "{:.2f}"),
+        ncu("sgemmTuned", "stall_dispatch_stall", "{:.2f}"), ncu("cublasSgemm", "stall_dispatch_stall", "{:.2f}"),
+        Value(P + f"ncu_inst_ratio.{g}", NCU, lambda q: q(kernel="sgemmTuned")["inst_executed"] / q(kernel="cublasSgemm")["inst_executed"],
+              "{:.3f}", gpu=g),
+        Value(P + f"smem_ways_late.{g}", T,
+              lambda q: tuple(q(kernel=k)["smem_ld_wavefronts"] / q(kernel=k)["smem_ld_instructions"] for k in ("sgemmDoubleBuffer", "sgemmWarpTile")),
+              "{:.2f} and {:.2f}", gpu=g),
+        Value(P + f"ncu_inst_async_vs_double.{g}", NCU,
+              lambda q: q(kernel="sgemmAsync")["inst_executed"] / q(kernel="sgemmDoubleBuffer")["inst_executed"], "{:.3f}", gpu=g),
+    ]
+
+
+VALUES = per_gpu("h100") + per_gpu("h200") + late("h100") + [
     Value("matMul.max_error_1024", CSV, lambda q: max(max_error(q, 1024, g) for g in ("h100", "h200")), "{:.4f}"),
     Value("matMul.max_error_8192", CSV, lambda q: max(max_error(q, 8192, g) for g in ("h100", "h200")), "{:.4f}"),
     Value("matMul.sm_ghz", CSV, lambda q: q.max_sm_mhz() / 1e3, "{:.2f} GHz"),
