@@ -27,7 +27,7 @@ class KernelPick {
       if (n == name_) return;
     std::string list;
     for (const auto& n : names_) list += (list.empty() ? "" : ", ") + n;
-    bad_input("--kernel " + name_ + " is not a timed kernel of this program; the names are: " + list);
+    bad_input("--kernel " + name_ + " is not a timed kernel of this program, whose names are: " + list);
   }
 
   // Time this kernel? (every kernel without --kernel)
