@@ -160,14 +160,28 @@ class BandwidthTable {
   // Prints to stderr; writes <dir>/<gpu>/<name>.csv when dir is not empty.
   void report(const std::string& dir, const cudaDeviceProp& prop, const std::string& name) const {
     CsvTable t = table(prop);
-    std::fprintf(stderr, "\n%s on %s (median of %d runs, L2 flushed before each; GB = 1e9 bytes; in_l2: "
-                 "read + written fit in the %.0f MB L2)\n", name.c_str(), prop.name,
+    std::string warm, batched;
+    for (const auto& r : rows_) {
+      if (!r.t.cold) warm += " " + r.kernel;
+      else if (r.t.batch > 1) batched += " " + r.kernel + "@" + keys_of(r) + "x" + std::to_string(r.t.batch);
+    }
+    std::fprintf(stderr, "\n%s on %s (median of %d runs, L2 flushed before each run or batch; GB = 1e9 bytes; "
+                 "in_l2: read + written fit in the %.0f MB L2)\n", name.c_str(), prop.name,
                  rows_.empty() ? 0 : rows_[0].t.reps, prop.l2CacheSize / 1e6);
+    if (!warm.empty()) std::fprintf(stderr, "warm, no flush:%s\n", warm.c_str());
+    if (!batched.empty()) std::fprintf(stderr, "cold, in batches of runs under 10 us (size x runs):%s\n", batched.c_str());
     t.print(stderr);
     if (!dir.empty()) t.write(csv_path(dir, prop, name));
   }
 
  private:
+  static std::string keys_of(const Row& r) {
+    std::string k;
+    for (const auto& c : r.keys)
+      if (!c.empty()) k += (k.empty() ? "" : "/") + c;
+    return k;
+  }
+
   std::vector<std::string> keys_, extras_;
   std::vector<Row> rows_;
   std::string reference_ = "copy";
