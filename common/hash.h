@@ -3,6 +3,7 @@
 // reproducible on any GPU without copying inputs from the host.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #ifdef __CUDACC__
@@ -19,5 +20,13 @@ WB_HOST_DEVICE inline uint32_t hash32(uint64_t i, uint32_t seed) {
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
   return static_cast<uint32_t>((z ^ (z >> 31)) >> 32);
 }
+
+#ifdef __CUDACC__
+// a[i] = hash32(i, seed) for i in [0, n), on any grid (a grid-stride loop).
+__global__ void fill_hash(unsigned* a, size_t n, unsigned seed) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+    a[i] = hash32(i, seed);
+}
+#endif
 
 }  // namespace wb

@@ -17,4 +17,16 @@ inline void print_lanes(const char* label, const int* v, int width = 32) {
   std::printf("\n");
 }
 
+// The end of every main: exit 1 with one line on stdout ("FAIL: <count> <what>") when a check
+// failed, else exit 0, after printing `pass_line` if one is given (the exit codes of
+// common/check.h: 0 pass, 1 fail).
+inline int finish(int failures, const char* what, const char* pass_line = nullptr) {
+  if (failures) {
+    std::printf("FAIL: %d %s\n", failures, what);
+    return 1;
+  }
+  if (pass_line) std::printf("%s\n", pass_line);
+  return 0;
+}
+
 }  // namespace wb

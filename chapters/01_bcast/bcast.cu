@@ -3,6 +3,8 @@
 //
 // Run:    ./build/bin/bcast            (expected stdout: expected_outputs/bcast.txt)
 // Build:  cmake --workflow --preset default   (builds and tests everything)
+// Build without CMake, in this folder:
+//   nvcc -std=c++17 -O3 -arch=native -I../../common -o bcast bcast.cu
 //
 // Kernels:
 //   1. bcast  — the CUDA Programming Guide's example (source 000, section 3.1): lane 0 holds arg,
@@ -18,6 +20,7 @@
 #include "args.h"
 #include "bcast_lesson.h"
 #include "check.h"
+#include "report.h"
 
 using warp_model::Mode;
 constexpr unsigned kFull = 0xffffffffu;
@@ -90,10 +93,6 @@ int main(int argc, char** argv) {
   }
   CUDA_CHECK(cudaFree(d_out));
 
-  if (failures) {
-    std::printf("FAIL: %d lane values differ from the CPU reference\n", failures);
-    return wb::kFail;
-  }
-  std::printf("\nPASS: every lane matches the CPU reference\n");
-  return wb::kPass;
+  return wb::finish(failures, "lane values differ from the CPU reference",
+                    "\nPASS: every lane matches the CPU reference");
 }

@@ -6,6 +6,8 @@
 //             one shuffle on a full warp, as a 32-row table: what each lane got, and from which lane
 //         ./build/bin/simpleShuffle --explore-all   every op x width (1..32) x arg (0..32), one line each
 //         ./build/bin/simpleShuffle --full-mask     003's kernels with the source's full mask on 16 threads
+// Build without CMake, in this folder:
+//   nvcc -std=c++17 -O3 -arch=native -I../../common -o simpleShuffle simpleShuffle.cu
 // Each run has a CPU twin: ./build/bin/simpleShuffle_model with the same options prints the same
 // stdout from the rules alone (common/warp_model.h), with no GPU.
 //
@@ -32,6 +34,7 @@
 #include <vector>
 
 #include "check.h"
+#include "report.h"
 #include "simpleShuffle_lesson.h"
 
 using namespace simple_shuffle;
@@ -303,10 +306,6 @@ int main(int argc, char** argv) {
     case Run::ExploreAll: explore_all(); break;
   }
 
-  if (g_failures) {
-    std::printf("FAIL: %d mismatches with the CPU reference (MISMATCH lines on stderr)\n", g_failures);
-    return wb::kFail;
-  }
-  std::printf("\nPASS: every value matches the CPU reference\n");
-  return wb::kPass;
+  return wb::finish(g_failures, "mismatches with the CPU reference (MISMATCH lines on stderr)",
+                    "\nPASS: every value matches the CPU reference");
 }

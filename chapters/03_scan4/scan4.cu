@@ -1,6 +1,8 @@
 // Chapter 03 — scan4: an inclusive prefix sum inside groups of 8 lanes with __shfl_up_sync.
 //
 // Run:    ./build/bin/scan4            (expected stdout: expected_outputs/scan4.txt)
+// Build without CMake, in this folder:
+//   nvcc -std=c++17 -O3 -arch=native -I../../common -o scan4 scan4.cu
 //
 // Kernels:
 //   1. scan4 — the CUDA Programming Guide's example (source 000, section 3.2): a Hillis-Steele
@@ -15,6 +17,7 @@
 
 #include "args.h"
 #include "check.h"
+#include "report.h"
 #include "scan4_lesson.h"
 
 __global__ void scan4(int* out) {
@@ -57,9 +60,5 @@ int main(int argc, char** argv) {
       ++failures;
     }
   }
-  if (failures) {
-    std::printf("FAIL: %d lanes differ from the CPU inclusive scan\n", failures);
-    return wb::kFail;
-  }
-  return wb::kPass;
+  return wb::finish(failures, "lanes differ from the CPU inclusive scan");
 }

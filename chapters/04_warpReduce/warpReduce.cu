@@ -2,9 +2,11 @@
 // (The book's block-level reductions, reduceSmem, reduceShfl and the rest, are chapter 06.)
 //
 // Run:    ./build/bin/warpReduce                       (expected stdout: expected_outputs/warpReduce.txt)
-//         ./build/bin/warpReduce --bench [--n 2^28] [--reps 50] [--csv-dir DIR]
+//         ./build/bin/warpReduce --bench [--n 2^28] [--reps 50] [--kernel NAME] [--csv-dir DIR]
 //             times a full-array sum of n unsigned ints; the table goes to stderr and, with
 //             --csv-dir, to DIR/<gpu>/warpReduce.csv. Never to stdout.
+// Build without CMake, in this folder:
+//   nvcc -std=c++17 -O3 -arch=native -I../../common -o warpReduce warpReduce.cu
 //
 // Kernels (lesson, printed):
 //   1. warpReduce         — the Programming Guide's butterfly (source 000, section 3.3)
@@ -16,7 +18,8 @@
 //   5. reduceVec4                — ours: 16-byte loads, 4 in flight, persistent grid, one launch;
 //                                  warp sums by butterfly (common/block_reduce.cuh)
 //   6. cub::DeviceReduce::Sum    — the library peer
-//   7. copy                      — common/copy.cuh: 16-byte grid-stride copy, the bandwidth reference
+//   7. copy, cudaMemcpy          — common/copy.cuh: the best copy kernel, the bandwidth reference,
+//                                  and the driver's device-to-device copy beside it
 //
 // Self-checks (exit 1 on any mismatch): lesson values against the CPU (plain loops and the
 // warp model); every benchmark kernel's sum against an exact CPU sum, and the copy byte for byte.
@@ -32,11 +35,13 @@
 #include <vector>
 
 #include "args.h"
+#include "bench.h"
 #include "block_reduce.cuh"
 #include "check.h"
 #include "copy.cuh"
 #include "csv.h"
 #include "hash.h"
+#include "report.h"
 #include "timer.h"
 #include "warpReduce_lesson.h"
 #include "warp_model.h"
@@ -118,11 +123,6 @@ __global__ void reduce_sum_kernel(T* dst, const T* src, int n) {
 // ---------------------------------------------------------------------------------------------
 // Benchmark kernels: the sum of n unsigned ints
 // ---------------------------------------------------------------------------------------------
-
-__global__ void fill_hash(unsigned* a, size_t n, unsigned seed) {
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
-    a[i] = wb::hash32(i, seed);
-}
 
 // 5. Ours. The sum is bound by reading n*4 bytes, so the kernel's job is to keep enough bytes in
 // flight: each thread issues four independent 16-byte loads per iteration over a grid sized to
@@ -258,7 +258,8 @@ static size_t bench_device_bytes(size_t n, int vec_blocks) {
   return 2 * n * sizeof(unsigned) + (vec_blocks + 2) * sizeof(unsigned) + cub_scratch_bytes(n);
 }
 
-static void run_bench(size_t n, int reps, const std::string& csv_dir, const cudaDeviceProp& prop) {
+static void run_bench(size_t n, int reps, const std::string& csv_dir, const cudaDeviceProp& prop,
+                      const wb::KernelPick& pick) {
   const unsigned seed = 2024;
   unsigned *d_in = nullptr, *d_copy = nullptr, *d_partials = nullptr, *d_counter = nullptr, *d_out = nullptr;
   const int vec_blocks = wb::full_grid(reduceVec4, kVecThreads, prop);
@@ -268,7 +269,7 @@ static void run_bench(size_t n, int reps, const std::string& csv_dir, const cuda
   CUDA_CHECK(cudaMalloc(&d_counter, sizeof(unsigned)));
   CUDA_CHECK(cudaMalloc(&d_out, sizeof(unsigned)));
   CUDA_CHECK(cudaMemset(d_counter, 0, sizeof(unsigned)));  // reduceVec4 leaves it at 0 again
-  fill_hash<<<4 * prop.multiProcessorCount, 256>>>(d_in, n, seed);
+  wb::fill_hash<<<4 * prop.multiProcessorCount, 256>>>(d_in, n, seed);
   CUDA_CHECK_LAUNCH();
 
   // The CPU's sum comes from the generator: no host copy of the input.
@@ -281,14 +282,15 @@ static void run_bench(size_t n, int reps, const std::string& csv_dir, const cuda
 
   struct Variant {
     const char* name;
+    bool peer;  // the library peer: timed whatever --kernel names
     std::function<void()> launch;
   };
   const Variant variants[] = {
-      {"reduceVec4", [&] {
+      {"reduceVec4", false, [&] {
          reduceVec4<<<vec_blocks, kVecThreads>>>(d_in, n, d_partials, d_counter, d_out);
          CUDA_CHECK_LAUNCH();
        }},
-      {"cub_DeviceReduce_Sum", [&] {
+      {"cub_DeviceReduce_Sum", true, [&] {
          CUDA_CHECK(cub::DeviceReduce::Sum(d_cub, cub_bytes, d_in, d_out, n));
          CUDA_CHECK_LAUNCH();
        }},
@@ -297,6 +299,7 @@ static void run_bench(size_t n, int reps, const std::string& csv_dir, const cuda
   wb::BandwidthTable table({"size"});
   const int warmup = std::min(3, reps);
   for (const auto& v : variants) {
+    if (!pick(v.name) && !v.peer) continue;
     CUDA_CHECK(cudaMemset(d_out, 0xab, sizeof(unsigned)));  // poison, then check one run
     v.launch();
     unsigned got = 0;
@@ -310,6 +313,7 @@ static void run_bench(size_t n, int reps, const std::string& csv_dir, const cuda
 
   table.add("copy", {std::to_string(n)}, 8.0 * n,
             wb::time_copy(d_in, d_copy, n, prop, warmup, reps, &g_failures));
+  table.add("cudaMemcpy", {std::to_string(n)}, 8.0 * n, wb::time_memcpy(d_in, d_copy, n, warmup, reps, &g_failures));
   table.report(csv_dir, prop, "warpReduce");
 
   for (void* p : {(void*)d_in, (void*)d_copy, (void*)d_partials, (void*)d_counter, (void*)d_out, d_cub})
@@ -318,31 +322,31 @@ static void run_bench(size_t n, int reps, const std::string& csv_dir, const cuda
 
 int main(int argc, char** argv) {
   wb::Args args(argc, argv,
-                "usage: warpReduce [--bench [--n N] [--reps R] [--csv-dir DIR]]\n"
+                "usage: warpReduce [--bench [--n N] [--reps R] [--kernel NAME] [--csv-dir DIR]]\n"
                 "  (no options)  print the lessons and check them (the golden output)\n"
                 "  --bench       also time a full sum of N unsigned ints (default 2^28) and copy\n"
                 "  --n N         element count for --bench: digits or 2^K, 1 <= N <= 2^40\n"
                 "  --reps R      timed runs per kernel, median reported (default 50)\n"
+                "  --kernel NAME time only NAME (reduceVec4 or cub_DeviceReduce_Sum) with the copy,\n"
+                "                cudaMemcpy and CUB rows\n"
                 "  --csv-dir DIR write the table to DIR/<gpu>/warpReduce.csv");
   const bool bench = args.flag("--bench");
   const size_t n = args.count("--n", size_t(1) << 28, 1, uint64_t(1) << 40);
   const int reps = static_cast<int>(args.count("--reps", 50, 1, 100000));
   args.only_with("--bench", {"--n", "--reps", "--csv-dir"});
+  const wb::KernelPick pick(args, {"reduceVec4", "cub_DeviceReduce_Sum"});
   const std::string csv_dir = args.out_dir("--csv-dir");  // "--csv-dir --bench" is refused here
   args.finish();
 
   const cudaDeviceProp prop = wb::require_device();
   if (bench) {
-    wb::require_device_memory(bench_device_bytes(n, wb::full_grid(reduceVec4, kVecThreads, prop)) + (64u << 20),
+    wb::require_device_memory(bench_device_bytes(n, wb::full_grid(reduceVec4, kVecThreads, prop)) +
+                                  wb::timer_device_bytes(prop) + (64u << 20),
                               "--bench with --n " + std::to_string(n));
   }
 
   run_lesson();
-  if (bench) run_bench(n, reps, csv_dir, prop);
+  if (bench) run_bench(n, reps, csv_dir, prop, pick);
 
-  if (g_failures) {
-    std::printf("FAIL: %d checks against the CPU reference failed\n", g_failures);
-    return wb::kFail;
-  }
-  return wb::kPass;
+  return wb::finish(g_failures, "checks against the CPU reference failed");
 }

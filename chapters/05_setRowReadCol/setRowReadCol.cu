@@ -1,11 +1,13 @@
 // Chapter 05 — setRowReadCol: shared-memory layouts and bank conflicts, square and rectangular.
 //
 // Run:    ./build/bin/setRowReadCol                  (expected stdout: expected_outputs/setRowReadCol.txt)
-//         ./build/bin/setRowReadCol --bench [--iters 256] [--reps 50] [--csv-dir DIR]
-//             times each access pattern at throughput scale (table to stderr and, with --csv-dir,
-//             DIR/<gpu>/setRowReadCol.csv)
+//         ./build/bin/setRowReadCol --bench [--iters 256] [--reps 50] [--kernel NAME] [--csv-dir DIR]
+//             times each access pattern (or only NAME, beside its shape's row/row kernel) at
+//             throughput scale (table to stderr and, with --csv-dir, DIR/<gpu>/setRowReadCol.csv)
 //         python3 scripts/bank_conflicts.py --program build/bin/setRowReadCol --check
 //             the proof: Nsight Compute's shared-memory wavefront counters for every kernel
+// Build without CMake, in this folder:
+//   nvcc -std=c++17 -O3 -arch=native -I../../common -o setRowReadCol setRowReadCol.cu
 //
 // Kernels (source 003 section 5.2, 004 "共享内存的数据布局"; names kept, rect_ for the 32x16 set):
 //   1. setRowReadRow        tile[y][x] write, tile[y][x] read            conflict-free
@@ -17,7 +19,7 @@
 //   7. setRowReadColDynPad  6. with dynamic shared memory                conflict-free
 //   8-14. rect_*            the same seven on a 32x16 block
 //   bench<rect, pattern>    each pattern in a loop, on a full GPU, for the timing table
-//   copy                    common/copy.cuh: the global-memory bandwidth reference
+//   copy, cudaMemcpy        common/copy.cuh: the global-memory bandwidth reference, and the driver's copy
 //
 // Self-check (exit 1 on mismatch): every output element of every kernel against the CPU
 // (identity or transpose); every benchmark thread's accumulated sum against the CPU.
@@ -27,9 +29,11 @@
 #include <vector>
 
 #include "args.h"
+#include "bench.h"
 #include "check.h"
 #include "copy.cuh"
 #include "csv.h"
+#include "report.h"
 #include "setRowReadCol_lesson.h"
 #include "timer.h"
 
@@ -190,7 +194,11 @@ static void print_shared_memory_facts(const cudaDeviceProp& prop) {
 }
 
 static void run_bench(const cudaDeviceProp& prop, int iters, int reps, int blocks_override,
-                      const std::string& csv_dir) {
+                      const std::string& csv_dir, const wb::KernelPick& pick) {
+  // The row/row kernels are every row's baseline (slowdown_vs_rowrow): timed with any --kernel.
+  auto timed = [&](const std::string& name) {
+    return pick(name) || name == "setRowReadRow" || name == "rect_setRowReadRow";
+  };
   wb::BandwidthTable table({"size"}, {"slowdown_vs_rowrow"});
   const int warmup = std::min(3, reps);
   // The output holds one int per thread of the largest grid asked for (sized from the request).
@@ -203,12 +211,14 @@ static void run_bench(const cudaDeviceProp& prop, int iters, int reps, int block
     const int blocks = blocks_override ? blocks_override : 4 * wb::full_grid(kernel, threads, prop, smem);
     max_out = std::max(max_out, size_t(blocks) * threads);
   }
-  wb::require_device_memory(max_out * sizeof(int) + (size_t(2) << 26) * sizeof(unsigned), "--bench");
+  wb::require_device_memory(max_out * sizeof(int) + (size_t(2) << 26) * sizeof(unsigned) + wb::timer_device_bytes(prop),
+                            "--bench");
   int* d_out = nullptr;
   CUDA_CHECK(cudaMalloc(&d_out, max_out * sizeof(int)));
   std::vector<int> host;
   for (int i = 0; i < lesson::kNumKernels; ++i) {
     const auto& k = lesson::kKernels[i];
+    if (!timed(k.name)) continue;
     const int bx = lesson::block_x(k.rect), by = lesson::block_y(k.rect), threads = bx * by;
     const BenchKernel kernel = (k.rect ? kBench<true> : kBench<false>)[k.pattern];
     const size_t smem = is_dynamic(k.pattern) ? lesson::tile_words(k.rect, k.pattern) * sizeof(int) : 0;
@@ -239,7 +249,10 @@ static void run_bench(const cudaDeviceProp& prop, int iters, int reps, int block
       ++g_failures;
     }
     const double accesses = 2.0 * blocks * threads * iters;  // one store and one load per iteration
-    table.add(k.name, {wb::fmt(accesses, 0)}, 4.0 * accesses, wb::time_cuda(launch, warmup, reps));
+    // Warm: shared-memory loops that write a few MB of global memory once; an L2 flush means nothing
+    // here, and back-to-back batches keep the events' resolution out of short runs.
+    table.add(k.name, {wb::fmt(accesses, 0)}, 4.0 * accesses,
+              wb::time_cuda(launch, wb::TimeOptions{warmup, reps, wb::Cache::Warm}));
   }
   CUDA_CHECK(cudaFree(d_out));
 
@@ -250,13 +263,14 @@ static void run_bench(const cudaDeviceProp& prop, int iters, int reps, int block
   CUDA_CHECK(cudaMalloc(&d_b, n * sizeof(unsigned)));
   CUDA_CHECK(cudaMemset(d_a, 0x5a, n * sizeof(unsigned)));
   table.add("copy", {std::to_string(n)}, 8.0 * n, wb::time_copy(d_a, d_b, n, prop, warmup, reps, &g_failures));
+  table.add("cudaMemcpy", {std::to_string(n)}, 8.0 * n, wb::time_memcpy(d_a, d_b, n, warmup, reps, &g_failures));
   CUDA_CHECK(cudaFree(d_a));
   CUDA_CHECK(cudaFree(d_b));
 
   // Slowdown against the conflict-free row/row kernel of the same shape.
   auto& rows = table.rows();
   for (auto& r : rows) {
-    if (r.kernel == "copy") continue;
+    if (r.kernel == "copy" || r.kernel == "cudaMemcpy") continue;
     const bool rect = r.kernel.rfind("rect_", 0) == 0;
     for (const auto& base : rows)
       if (base.kernel == (rect ? "rect_setRowReadRow" : "setRowReadRow"))
@@ -267,18 +281,23 @@ static void run_bench(const cudaDeviceProp& prop, int iters, int reps, int block
 
 int main(int argc, char** argv) {
   wb::Args args(argc, argv,
-                "usage: setRowReadCol [--bench [--iters K] [--reps R] [--blocks B] [--csv-dir DIR]]\n"
+                "usage: setRowReadCol [--bench [--iters K] [--reps R] [--blocks B] [--kernel NAME] [--csv-dir DIR]]\n"
                 "  (no options)  run the 14 one-block kernels, print and check their outputs\n"
                 "  --bench       also time each pattern on the whole GPU (K store+load rounds per thread)\n"
                 "  --iters K     rounds per thread (default 256; the checked sums wrap modulo 2^32)\n"
                 "  --reps R      timed runs per kernel, median reported (default 50)\n"
                 "  --blocks B    grid size, at most 65536 (default: four waves of the GPU)\n"
+                "  --kernel NAME time only NAME (one of the 14 kernels) beside its shape's row/row kernel,\n"
+                "                copy and cudaMemcpy\n"
                 "  --csv-dir DIR write DIR/<gpu>/setRowReadCol.csv");
   const bool bench = args.flag("--bench");
   const int iters = static_cast<int>(args.count("--iters", 256, 1, 1 << 20));
   const int reps = static_cast<int>(args.count("--reps", 50, 1, 100000));
   const int blocks = static_cast<int>(args.count("--blocks", 0, 1, 1 << 20));
   args.only_with("--bench", {"--iters", "--reps", "--blocks", "--csv-dir"});
+  std::vector<std::string> names;
+  for (const auto& k : lesson::kKernels) names.push_back(k.name);
+  const wb::KernelPick pick(args, names);
   const std::string csv_dir = args.out_dir("--csv-dir");
   args.finish();
   // The output is one int per thread (up to 1024 per block) and is checked on the host: bound it.
@@ -295,11 +314,7 @@ int main(int argc, char** argv) {
   CUDA_CHECK(cudaMalloc(&d_out, lesson::kSquare * lesson::kSquare * sizeof(int)));
   run_lesson(d_out);
   CUDA_CHECK(cudaFree(d_out));
-  if (bench) run_bench(prop, iters, reps, blocks, csv_dir);
+  if (bench) run_bench(prop, iters, reps, blocks, csv_dir, pick);
 
-  if (g_failures) {
-    std::printf("FAIL: %d checks against the CPU reference failed\n", g_failures);
-    return wb::kFail;
-  }
-  return wb::kPass;
+  return wb::finish(g_failures, "checks against the CPU reference failed");
 }

@@ -4,14 +4,19 @@
 //
 // Run:    ./build/bin/reduceInteger                  (expected stdout: expected_outputs/reduceInteger.txt)
 //             the source's kernels on 004's 2^24 ints (sum 206464799), each with the book's grid
-//         ./build/bin/reduceInteger --bench [--n 2^28] [--reps 50] [--csv-dir DIR]
-//             also times a whole sum of n unsigned ints with every kernel, CUB and a copy; the table
-//             goes to stderr and, with --csv-dir, to DIR/<gpu>/reduceInteger.csv. Never to stdout.
+//         ./build/bin/reduceInteger --bench [--n 2^28] [--reps 50] [--kernel NAME] [--csv-dir DIR]
+//             also times a whole sum of n unsigned ints with every kernel (or only NAME), CUB, a copy
+//             and cudaMemcpy; the table goes to stderr and, with --csv-dir, to
+//             DIR/<gpu>/reduceInteger.csv. Never to stdout.
 //         ./build/bin/reduceInteger --profile         one checked launch of each source kernel at
 //             2^24 with the book's grids, and of ours, for Nsight Compute (gmem_transactions.py)
-//         --n N sets the lessons' size (default 2^24) and, with --bench, the timed size too.
+//         --n N sets the lessons' size (default 2^24) and, with --bench, the timed size too; at most
+//             (2^31 - 1) x 128, the most the source's one-block-per-128 grids can launch.
 //         The table times each kernel as a whole sum to one value (the source's kernels: + ours over
 //         their partials, like CUB's two passes), and first_pass_ms, the source's kernel alone.
+//
+// Build without CMake, in this folder:
+//   nvcc -std=c++17 -O3 -arch=native -I../../common -o reduceInteger reduceInteger.cu
 //
 // Kernels (the source's names; blocks of DIM = 128 threads, as in the book):
 //   1. reduceGmem            the baseline: an in-place tree in global memory (it overwrites its input)
@@ -30,7 +35,7 @@
 //                            with vectors), shuffle block sums, a grid that fills the GPU once;
 //                            reduceFinal adds the grid's partials in one block: the whole sum on the device
 //  10. cub::DeviceReduce::Sum  the library peer
-//  11. copy                  common/copy.cuh, the bandwidth reference (--bench)
+//  11. copy, cudaMemcpy      common/copy.cuh: the bandwidth reference, and the driver's copy (--bench)
 //
 // Self-checks (exit 1): every partial of every source kernel against the CPU's sum of its block,
 // every whole sum against the CPU, each erratum against the CPU's prediction of the wrong value.
@@ -46,12 +51,14 @@
 #include <vector>
 
 #include "args.h"
+#include "bench.h"
 #include "block_reduce.cuh"
 #include "check.h"
 #include "copy.cuh"
 #include "csv.h"
 #include "hash.h"
 #include "reduceInteger_lesson.h"
+#include "report.h"
 #include "timer.h"
 
 constexpr unsigned kFull = 0xffffffffu;
@@ -286,13 +293,6 @@ __global__ void __launch_bounds__(kVecThreads) reduceFinal(const unsigned* parti
   if (threadIdx.x == 0) *out = s;
 }
 
-// The benchmark's input: a hash of the index, the same on the host, so that the CPU's sum needs no
-// copy of the input.
-__global__ void fill_hash(unsigned* a, size_t n, unsigned seed) {
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
-    a[i] = wb::hash32(i, seed);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Host
 // ---------------------------------------------------------------------------------------------
@@ -307,6 +307,20 @@ static void expect(bool ok, const std::string& what) {
 }
 
 static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
+
+// The most blocks a grid's x dimension holds on every GPU CUDA 13 supports (maxGridSize[0]). The
+// source's kernels take one block per DIM elements, so n is bounded by kMaxGrid * DIM: main refuses
+// more before any GPU work, and grid_x() makes a narrowing that slipped past that a failure, never a
+// smaller launch than the data needs.
+constexpr size_t kMaxGrid = 0x7fffffffu;
+constexpr uint64_t kMaxN = uint64_t(kMaxGrid) * DIM;
+static unsigned grid_x(size_t blocks) {
+  if (blocks == 0 || blocks > kMaxGrid) {
+    std::fprintf(stderr, "internal error: a grid of %zu blocks (at most %zu)\n", blocks, kMaxGrid);
+    std::exit(wb::kFail);
+  }
+  return static_cast<unsigned>(blocks);
+}
 
 // The source's six kernels, in the lesson's order.
 struct BookKernel {
@@ -363,7 +377,7 @@ struct Buffers {
 // One launch of the source's kernel k over src[0..n) (for reduceGmem: b.work, restored by the caller),
 // one partial per block into b.partials. Returns the number of partials.
 static size_t launch_book(int k, const Buffers& b, size_t n) {
-  const size_t grid = ceil_div(n, kBook[k].per_block);
+  const unsigned grid = grid_x(ceil_div(n, kBook[k].per_block));
   switch (k) {
     case 0: reduceGmem<<<grid, DIM>>>(b.work, b.partials, n); break;
     case 1: reduceSmem<<<grid, DIM>>>(b.in, b.partials, n); break;
@@ -483,7 +497,7 @@ static void run_lesson(size_t n, bool profile_only, const cudaDeviceProp& prop) 
   {
     // The CPU's prediction: thread tid of block blk adds its 4 values only if blk*4*DIM + tid + 4*DIM <= n,
     // which can fail only in the last two blocks, i.e. within the tail the CPU kept.
-    const size_t grid = ceil_div(n, 4 * DIM);
+    const unsigned grid = grid_x(ceil_div(n, 4 * DIM));
     CUDA_CHECK(cudaMemset(b.partials, 0xff, grid * sizeof(unsigned)));
     reduceSmemUnrollBookGuard<<<grid, DIM>>>(b.in, b.partials, n);
     CUDA_CHECK_LAUNCH();
@@ -502,7 +516,7 @@ static void run_lesson(size_t n, bool profile_only, const cudaDeviceProp& prop) 
     expect(gpu_sum == s.total - lost_sum, "the book's guard: the GPU's sum differs from the CPU's prediction");
   }
   {
-    const size_t grid = ceil_div(n, DIM);
+    const unsigned grid = grid_x(ceil_div(n, DIM));
     CUDA_CHECK(cudaMemset(b.partials, 0xff, sizeof(unsigned)));
     reduceShfl003<<<grid, DIM>>>(b.in, b.partials, n);
     CUDA_CHECK_LAUNCH();
@@ -515,49 +529,15 @@ static void run_lesson(size_t n, bool profile_only, const cudaDeviceProp& prop) 
   b.release();
 }
 
-// Like wb::time_cuda, but `setup` runs before every run, outside its events: reduceGmem overwrites
-// its input, so each timed run starts from a fresh copy made before the clock starts.
-template <class Setup, class Launch>
-static wb::Timing time_after_setup(Setup&& setup, Launch&& launch, int warmup, int reps) {
-  for (int i = 0; i < warmup; ++i) {
-    setup();
-    launch();
-  }
-  CUDA_CHECK(cudaDeviceSynchronize());
-  cudaEvent_t start, stop;
-  CUDA_CHECK(cudaEventCreate(&start));
-  CUDA_CHECK(cudaEventCreate(&stop));
-  std::vector<double> ms(static_cast<size_t>(reps));
-  for (auto& m : ms) {
-    setup();
-    CUDA_CHECK(cudaEventRecord(start));
-    launch();
-    CUDA_CHECK(cudaEventRecord(stop));
-    CUDA_CHECK(cudaEventSynchronize(stop));
-    float t = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&t, start, stop));
-    m = t;
-  }
-  CUDA_CHECK(cudaEventDestroy(start));
-  CUDA_CHECK(cudaEventDestroy(stop));
-  std::sort(ms.begin(), ms.end());
-  wb::Timing r;
-  r.reps = reps;
-  r.min_ms = ms.front();
-  r.max_ms = ms.back();
-  const size_t h = ms.size() / 2;
-  r.median_ms = ms.size() % 2 ? ms[h] : 0.5 * (ms[h - 1] + ms[h]);
-  return r;
-}
-
 // Every kernel as a whole sum of n unsigned ints into one value. The source's kernels leave
 // partials; on the device, ours adds them up (a few microseconds). The table's time is the whole
 // sum, like CUB's; first_pass_ms is the source's kernel alone, which is what the book times.
-static void run_bench(size_t n, int reps, const std::string& csv_dir, const cudaDeviceProp& prop) {
+static void run_bench(size_t n, int reps, const std::string& csv_dir, const cudaDeviceProp& prop,
+                      const wb::KernelPick& pick) {
   const unsigned seed = 2024;
   Buffers b;
   b.allocate(n, wb::full_grid(reduceUnrollShflVec, kVecThreads, prop));
-  fill_hash<<<4 * prop.multiProcessorCount, 256>>>(b.in, n, seed);
+  wb::fill_hash<<<4 * prop.multiProcessorCount, 256>>>(b.in, n, seed);
   CUDA_CHECK_LAUNCH();
   unsigned expected = 0;  // modulo 2^32, like the kernels
   for (size_t i = 0; i < n; ++i) expected += wb::hash32(i, seed);
@@ -569,13 +549,15 @@ static void run_bench(size_t n, int reps, const std::string& csv_dir, const cuda
   std::vector<Variant> variants;
   auto nothing = [] {};
   for (int k = 0; k < kBookCount; ++k) {
+    if (!pick(kBook[k].name)) continue;
     auto first = [&b, k, n] { launch_book(k, b, n); };
     auto whole = [&b, k, n] { launch_ours(b, b.partials, launch_book(k, b, n)); };
     std::function<void()> setup = nothing;
     if (kBook[k].in_place) setup = [&b, n] { restore_work(b, n); };
     variants.push_back({kBook[k].name, setup, whole, first});
   }
-  variants.push_back({"reduceUnrollShflVec", nothing, [&b, n] { launch_ours(b, b.in, n); }, [&b, n] {
+  if (pick("reduceUnrollShflVec"))
+    variants.push_back({"reduceUnrollShflVec", nothing, [&b, n] { launch_ours(b, b.in, n); }, [&b, n] {
                         reduceUnrollShflVec<<<b.vec_blocks, kVecThreads>>>(b.in, n, b.partials2);
                         CUDA_CHECK_LAUNCH();
                       }});
@@ -593,29 +575,34 @@ static void run_bench(size_t n, int reps, const std::string& csv_dir, const cuda
     const unsigned got = read_out(b);
     expect(got == expected, v.name + ": sum " + std::to_string(got) + ", CPU " + std::to_string(expected) +
                                 " (n = " + std::to_string(n) + ")");
-    auto& row = table.add(v.name, {std::to_string(n)}, 4.0 * n + 4, time_after_setup(v.setup, v.whole, warmup, reps));
-    if (v.first) row.extra[0] = wb::fmt(time_after_setup(v.setup, v.first, warmup, reps).median_ms, 4);
+    // setup (reduceGmem's fresh copy of its input) runs before every run, outside the events.
+    const wb::TimeOptions opt{warmup, reps};
+    auto& row = table.add(v.name, {std::to_string(n)}, 4.0 * n + 4, wb::time_cuda(v.setup, v.whole, opt));
+    if (v.first) row.extra[0] = wb::fmt(wb::time_cuda(v.setup, v.first, opt).median_ms, 4);
   }
   table.add("copy", {std::to_string(n)}, 8.0 * n, wb::time_copy(b.in, b.work, n, prop, warmup, reps, &g_failures));
+  table.add("cudaMemcpy", {std::to_string(n)}, 8.0 * n, wb::time_memcpy(b.in, b.work, n, warmup, reps, &g_failures));
 
   double cub_ms = 0;
   for (const auto& r : table.rows())
     if (r.kernel == "cub_DeviceReduce_Sum") cub_ms = r.t.median_ms;
   for (auto& r : table.rows())
-    if (r.kernel != "copy") r.extra[1] = wb::fmt(100.0 * cub_ms / r.t.median_ms, 1);
+    if (r.kernel != "copy" && r.kernel != "cudaMemcpy") r.extra[1] = wb::fmt(100.0 * cub_ms / r.t.median_ms, 1);
   table.report(csv_dir, prop, "reduceInteger");
   b.release();
 }
 
 int main(int argc, char** argv) {
   wb::Args args(argc, argv,
-                "usage: reduceInteger [--n N] [--bench [--reps R] [--csv-dir DIR]] | --profile\n"
+                "usage: reduceInteger [--n N] [--bench [--reps R] [--kernel NAME] [--csv-dir DIR]] | --profile\n"
                 "  (no options)  the lessons on 004's 2^24 ints, checked (the golden output)\n"
                 "  --bench       also time a whole sum of N unsigned ints (default 2^28) with every kernel,\n"
                 "                CUB and a copy; the table goes to stderr\n"
-                "  --n N         element count: digits or 2^K, 1 <= N <= 2^40; without --bench the lessons' size\n"
+                "  --n N         element count: digits or 2^K, 1 <= N <= (2^31 - 1) x 128 (the book's grids);\n"
+                "                without --bench the lessons' size\n"
                 "                (default 2^24), with --bench the size of both the lessons and the timing\n"
                 "  --reps R      timed runs per kernel, median reported (default 50)\n"
+                "  --kernel NAME time only NAME (a kernel of the table) with CUB, copy and cudaMemcpy\n"
                 "  --csv-dir DIR write the table to DIR/<gpu>/reduceInteger.csv\n"
                 "  --profile     instead, one checked launch of each source kernel at 2^24 with the book's\n"
                 "                grids, and of ours, for Nsight Compute");
@@ -624,8 +611,17 @@ int main(int argc, char** argv) {
   const uint64_t n_given = args.count("--n", 0, 1, uint64_t(1) << 40);
   const int reps = static_cast<int>(args.count("--reps", 50, 1, 100000));
   args.only_with("--bench", {"--reps", "--csv-dir"});
+  std::vector<std::string> names;
+  for (const auto& k : kBook) names.push_back(k.name);
+  names.push_back("reduceUnrollShflVec");
+  names.push_back("cub_DeviceReduce_Sum");
+  const wb::KernelPick pick(args, names);
   const std::string csv_dir = args.out_dir("--csv-dir");
   args.finish();
+  if (n_given > kMaxN)
+    wb::bad_input("--n " + std::to_string(n_given) + " needs more than " + std::to_string(kMaxGrid) +
+                  " blocks of " + std::to_string(DIM) + " (the most a grid holds) for the source's kernels: at most " +
+                  std::to_string(kMaxN));
   if (profile && bench) wb::bad_input("--bench and --profile are separate runs: choose one");
   if (profile && n_given) wb::bad_input("--profile runs 004's size, 2^24: --n does not apply");
   const size_t lesson_n = n_given ? n_given : lesson::kSourceN;
@@ -635,15 +631,11 @@ int main(int argc, char** argv) {
   {
     const int vec_blocks = wb::full_grid(reduceUnrollShflVec, kVecThreads, prop);
     const size_t need = Buffers::bytes_for(bench ? std::max(lesson_n, bench_n) : lesson_n, vec_blocks);
-    wb::require_device_memory(need + (64u << 20), "n = " + std::to_string(bench ? bench_n : lesson_n));
+    wb::require_device_memory(need + wb::timer_device_bytes(prop) + (64u << 20), "n = " + std::to_string(bench ? bench_n : lesson_n));
   }
 
   run_lesson(lesson_n, profile, prop);
-  if (bench) run_bench(bench_n, reps, csv_dir, prop);
+  if (bench) run_bench(bench_n, reps, csv_dir, prop, pick);
 
-  if (g_failures) {
-    std::printf("FAIL: %d checks against the CPU reference failed\n", g_failures);
-    return wb::kFail;
-  }
-  return wb::kPass;
+  return wb::finish(g_failures, "checks against the CPU reference failed");
 }

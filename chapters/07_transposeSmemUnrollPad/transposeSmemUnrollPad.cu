@@ -2,10 +2,14 @@
 // kernel to the copy-bandwidth limit, with cuBLAS beside it.
 //
 // Run:    ./build/bin/transposeSmemUnrollPad          (expected stdout: expected_outputs/transposeSmemUnrollPad.txt)
-//         ./build/bin/transposeSmemUnrollPad --bench [--reps 50] [--max-side N | --side N] [--csv-dir DIR]
-//             times every kernel at 2048^2 .. 16384^2 and one non-square shape (table to stderr;
-//             with --csv-dir, DIR/<gpu>/transpose.csv)
+//         ./build/bin/transposeSmemUnrollPad --bench [--reps 50] [--max-side N | --side N] [--kernel NAME]
+//                                            [--csv-dir DIR]
+//             times every kernel (or only NAME, beside copyGmem, cuBLAS, copy and cudaMemcpy) at
+//             2048^2 .. 16384^2 and one non-square shape (table to stderr; with --csv-dir,
+//             DIR/<gpu>/transpose.csv)
 //         ./build/bin/transposeSmemUnrollPad --profile    one launch of each kernel at 4096^2 (for ncu)
+// Build without CMake, in this folder:
+//   nvcc -std=c++17 -O3 -arch=native -I../../common -o transposeSmemUnrollPad transposeSmemUnrollPad.cu -lcublas
 //
 // out (cols x rows) = transpose of in (rows x cols), row-major floats. Book kernels use the book's
 // 32 x 16 block (BDIMX x BDIMY). Kernels:
@@ -19,8 +23,9 @@
 //   7. transposeTiled          ours: 64 x 64 tiles, 256 threads, 16 independent loads in flight
 //                              per thread, conflict-free padding
 //   8. cublasSgeam             the library peer (C = A^T with beta = 0)
-//   (bench only) copy          common/copy.cuh, 16-byte accesses: the best copy, for scale; the
-//                              table's pct_of_copy is relative to copyGmem, as the book measures
+//   (bench only) copy, cudaMemcpy  common/copy.cuh: the best copy kernel and the driver's copy,
+//                              for scale; the table's pct_of_copy is relative to copyGmem, as the
+//                              book measures
 // Every kernel handles every shape; the book's assume multiples of the tile (see README errata).
 //
 // Self-check (exit 1 on mismatch): every output element of every kernel on every shape, against a
@@ -35,9 +40,12 @@
 #include <vector>
 
 #include "args.h"
+#include "bench.h"
 #include "check.h"
 #include "copy.cuh"
+#include "cublas_check.h"
 #include "csv.h"
+#include "report.h"
 #include "timer.h"
 #include "transpose_lesson.h"
 
@@ -45,15 +53,6 @@
 
 constexpr int BDIMX = 32, BDIMY = 16;  // the book's block
 constexpr int PAD = 2;                 // the book's padding: 2 words per tile row
-
-#define CUBLAS_CHECK(call)                                                                    \
-  do {                                                                                        \
-    cublasStatus_t st_ = (call);                                                              \
-    if (st_ != CUBLAS_STATUS_SUCCESS) {                                                       \
-      std::fprintf(stderr, "%s:%d: cuBLAS error %d in %s\n", __FILE__, __LINE__, int(st_), #call); \
-      std::exit(wb::kFail);                                                                   \
-    }                                                                                         \
-  } while (0)
 
 // 1. copyGmem: read and write row-major, both coalesced: the ceiling for this tiling.
 __global__ void copyGmem(float* out, const float* in, const int rows, const int cols) {
@@ -306,7 +305,7 @@ static std::vector<lesson::Shape> bench_shapes(int max_side, int side) {
 }
 
 static void run_bench(Runner& run, const cudaDeviceProp& prop, int reps, const std::vector<lesson::Shape>& shapes,
-                      const std::string& csv_dir) {
+                      const std::string& csv_dir, const wb::KernelPick& pick) {
   wb::BandwidthTable table({"size"});
   table.set_reference("copyGmem");
   const int warmup = std::min(3, reps);
@@ -318,6 +317,8 @@ static void run_bench(Runner& run, const cudaDeviceProp& prop, int reps, const s
     const std::string size = s.rows == s.cols ? std::to_string(s.rows)
                                               : std::to_string(s.rows) + "x" + std::to_string(s.cols);
     for (const auto& k : lesson::kKernels) {
+      // copyGmem is the table's 100% and cuBLAS the library peer: timed with any --kernel.
+      if (!pick(k.name) && k.kind != lesson::Copy && k.kind != lesson::Sgeam) continue;
       const size_t bad = check_kernel(run, k.kind, s.rows, s.cols, d_in, d_out, h_in, h_out);
       if (bad) {
         std::fprintf(stderr, "MISMATCH: %s at %s: %zu wrong elements\n", k.name, size.c_str(), bad);
@@ -330,6 +331,9 @@ static void run_bench(Runner& run, const cudaDeviceProp& prop, int reps, const s
     table.add("copy", {size}, 2.0 * n * sizeof(float),
               wb::time_copy(reinterpret_cast<const unsigned*>(d_in), reinterpret_cast<unsigned*>(d_out), n, prop,
                             warmup, reps, &g_failures));
+    table.add("cudaMemcpy", {size}, 2.0 * n * sizeof(float),
+              wb::time_memcpy(reinterpret_cast<const unsigned*>(d_in), reinterpret_cast<unsigned*>(d_out), n, warmup,
+                              reps, &g_failures));
     CUDA_CHECK(cudaFree(d_in));
     CUDA_CHECK(cudaFree(d_out));
   }
@@ -351,12 +355,15 @@ static void run_profile(Runner& run) {
 
 int main(int argc, char** argv) {
   wb::Args args(argc, argv,
-                "usage: transposeSmemUnrollPad [--bench [--reps R] [--max-side N | --side N] [--csv-dir DIR]] [--profile]\n"
+                "usage: transposeSmemUnrollPad [--bench [--reps R] [--max-side N | --side N] [--kernel NAME]\n"
+                "                              [--csv-dir DIR]] [--profile]\n"
                 "  (no options)  every kernel on every test shape, checked (the golden output)\n"
                 "  --bench       also time every kernel at 2048^2 .. 16384^2 and 10000 x 20000\n"
                 "  --reps R      timed runs per kernel and size, median reported (default 50)\n"
                 "  --max-side N  leave out benchmark shapes with a side above N (default 20000; at least 2048)\n"
                 "  --side N      instead, time the one shape N x N (1 .. 32768)\n"
+                "  --kernel NAME time only NAME (a kernel of the table) beside copyGmem, cublasSgeam, copy\n"
+                "                and cudaMemcpy\n"
                 "  --csv-dir DIR write DIR/<gpu>/transpose.csv\n"
                 "  --profile     instead, one checked launch of each kernel at 4096 x 4096 (for ncu)");
   const bool bench = args.flag("--bench");
@@ -365,6 +372,9 @@ int main(int argc, char** argv) {
   const int max_side = static_cast<int>(args.count("--max-side", 20000, 1, 1 << 20));
   const int side = static_cast<int>(args.count("--side", 0, 1, 32768));
   args.only_with("--bench", {"--reps", "--max-side", "--side", "--csv-dir"});
+  std::vector<std::string> names;
+  for (const auto& k : lesson::kKernels) names.push_back(k.name);
+  const wb::KernelPick pick(args, names);
   const std::string csv_dir = args.out_dir("--csv-dir");
   args.finish();
   if (bench && profile) wb::bad_input("--bench and --profile are separate runs: choose one");
@@ -379,7 +389,7 @@ int main(int argc, char** argv) {
   const size_t profile_n = size_t(4096) * 4096;
 
   const cudaDeviceProp prop = wb::require_device();
-  if (bench) wb::require_device_memory(2 * largest * sizeof(float) + (64u << 20), "--bench");
+  if (bench) wb::require_device_memory(2 * largest * sizeof(float) + wb::timer_device_bytes(prop) + (64u << 20), "--bench");
   if (profile) wb::require_device_memory(2 * profile_n * sizeof(float) + (64u << 20), "--profile");
   Runner run;
   CUBLAS_CHECK(cublasCreate(&run.cublas));
@@ -387,13 +397,9 @@ int main(int argc, char** argv) {
     run_profile(run);
   } else {
     run_lesson(run);
-    if (bench) run_bench(run, prop, reps, shapes, csv_dir);
+    if (bench) run_bench(run, prop, reps, shapes, csv_dir, pick);
   }
   CUBLAS_CHECK(cublasDestroy(run.cublas));
 
-  if (g_failures) {
-    std::printf("FAIL: %d checks against the CPU transpose failed\n", g_failures);
-    return wb::kFail;
-  }
-  return wb::kPass;
+  return wb::finish(g_failures, "checks against the CPU transpose failed");
 }

@@ -2,11 +2,13 @@
 // race in the source's grid-stride loop, fixed.
 //
 // Run:    ./build/bin/stencil_1d                 (expected stdout: expected_outputs/stencil_1d.txt)
-//         ./build/bin/stencil_1d --bench [--reps 50] [--csv-dir DIR]
-//             times every variant for N = 2^20 .. 2^28 floats (table to stderr; with --csv-dir,
-//             DIR/<gpu>/stencil_1d.csv)
+//         ./build/bin/stencil_1d --bench [--reps 50] [--max-log2 L] [--kernel NAME] [--csv-dir DIR]
+//             times every variant (or only NAME) for N = 2^20 .. 2^28 floats, beside copy and
+//             cudaMemcpy (table to stderr; with --csv-dir, DIR/<gpu>/stencil_1d.csv)
 //         cmake --build build --target stencil_1d_race_demo_check
 //             the source's kernel, unfixed, under compute-sanitizer (a demo, not a test)
+// Build without CMake, in this folder:
+//   nvcc -std=c++17 -O3 -arch=native -I../../common -o stencil_1d stencil_1d.cu
 //
 // out[i] = sum_{k=1..4} c_k * (in[i+k] - in[i-k]), in[] padded with RADIUS samples on each side.
 // Kernels:
@@ -16,7 +18,7 @@
 //   3. stencil_1d_ldg       the same; coefficients through __ldg() (5.5.2)
 //   4. stencil_1d_vec4      ours: no shared memory; each thread makes 4 outputs from three 16-byte
 //                           loads (the neighbours' overlap is served by L1), one 16-byte store
-//   5. copy                 common/copy.cuh, the bandwidth reference
+//   5. copy, cudaMemcpy     common/copy.cuh: the bandwidth reference, and the driver's copy
 //
 // Self-check (exit 1): every output of every variant within 1e-6 of a CPU double-precision
 // stencil (NaN fails; outputs are poisoned first).
@@ -25,9 +27,11 @@
 #include <vector>
 
 #include "args.h"
+#include "bench.h"
 #include "check.h"
 #include "copy.cuh"
 #include "csv.h"
+#include "report.h"
 #include "stencil_lesson.h"
 #include "timer.h"
 
@@ -44,12 +48,14 @@ __constant__ float coef[RADIUS + 1];
 //  * the last block's halo load in[idx + BDIM] can run past the padded input (memcheck).
 // The fix: the loop runs over block-sized chunks, so its trip count is the same for every thread
 // of the block; guards move inside it; a second barrier protects the tile before reuse.
+// The chunk index is 64-bit: with an int, the last step past N (N up to 2^30, a grid of N / BDIM
+// blocks) would compute N - BDIM + N, one doubling from wrapping negative and looping for ever.
 template <class Coef>
 __device__ void stencil_body(const float* in, float* out, int N, Coef c) {
   __shared__ float smem[BDIM + 2 * RADIUS];
   const int sidx = threadIdx.x + RADIUS;
-  for (int base = blockIdx.x * BDIM; base < N; base += gridDim.x * BDIM) {  // block-uniform
-    const int idx = base + threadIdx.x;
+  for (int64_t base = int64_t(blockIdx.x) * BDIM; base < N; base += int64_t(gridDim.x) * BDIM) {  // block-uniform
+    const int64_t idx = base + threadIdx.x;
     // in[] is valid on [-RADIUS, N + RADIUS): load my element and, for the first RADIUS threads,
     // one halo element on each side.
     if (idx < N + RADIUS) smem[sidx] = in[idx];
@@ -203,7 +209,8 @@ static void run_lesson(const cudaDeviceProp& prop) {
   release(b);
 }
 
-static void run_bench(const cudaDeviceProp& prop, int reps, int max_log2, const std::string& csv_dir) {
+static void run_bench(const cudaDeviceProp& prop, int reps, int max_log2, const std::string& csv_dir,
+                      const wb::KernelPick& pick) {
   wb::BandwidthTable table({"size"});
   const int warmup = std::min(3, reps);
   std::vector<float> h_out;
@@ -215,6 +222,7 @@ static void run_bench(const cudaDeviceProp& prop, int reps, int max_log2, const 
     const std::vector<float> h_in = lesson::make_input(n);
     Buffers b = alloc(n, h_in);
     for (const auto& var : kVariants) {
+      if (!pick(var.name)) continue;
       if (!check(var.v, b, h_in, h_out, 0, prop)) {
         std::fprintf(stderr, "MISMATCH: %s at N = %d\n", var.name, n);
         ++g_failures;
@@ -225,6 +233,9 @@ static void run_bench(const cudaDeviceProp& prop, int reps, int max_log2, const 
     table.add("copy", {std::to_string(n)}, 2.0 * n * sizeof(float),
               wb::time_copy(reinterpret_cast<const unsigned*>(b.in()), reinterpret_cast<unsigned*>(b.out),
                             size_t(n), prop, warmup, reps, &g_failures));
+    table.add("cudaMemcpy", {std::to_string(n)}, 2.0 * n * sizeof(float),
+              wb::time_memcpy(reinterpret_cast<const unsigned*>(b.in()), reinterpret_cast<unsigned*>(b.out),
+                              size_t(n), warmup, reps, &g_failures));
     release(b);
   }
   table.report(csv_dir, prop, "stencil_1d");
@@ -232,28 +243,31 @@ static void run_bench(const cudaDeviceProp& prop, int reps, int max_log2, const 
 
 int main(int argc, char** argv) {
   wb::Args args(argc, argv,
-                "usage: stencil_1d [--bench [--reps R] [--max-log2 L] [--csv-dir DIR]]\n"
+                "usage: stencil_1d [--bench [--reps R] [--max-log2 L] [--kernel NAME] [--csv-dir DIR]]\n"
                 "  (no options)  run every variant on sin(x), check, print the accuracy (the golden output)\n"
                 "  --bench       also time every variant for N = 2^20, 2^22, .. and 2^L floats\n"
                 "  --reps R      timed runs per kernel and size, median reported (default 50)\n"
                 "  --max-log2 L  the largest N is 2^L, 10 <= L <= 30 (default 28; below 20, only 2^L)\n"
+                "  --kernel NAME time only NAME (stencil_1d, stencil_1d_readonly, stencil_1d_ldg or\n"
+                "                stencil_1d_vec4) with copy and cudaMemcpy\n"
                 "  --csv-dir DIR write DIR/<gpu>/stencil_1d.csv");
   const bool bench = args.flag("--bench");
   const int reps = static_cast<int>(args.count("--reps", 50, 1, 100000));
   const int max_log2 = static_cast<int>(args.count("--max-log2", 28, 10, 30));
   args.only_with("--bench", {"--reps", "--max-log2", "--csv-dir"});
+  std::vector<std::string> names;
+  for (const auto& v : kVariants) names.push_back(v.name);
+  const wb::KernelPick pick(args, names);
   const std::string csv_dir = args.out_dir("--csv-dir");
   args.finish();
 
   const cudaDeviceProp prop = wb::require_device();
-  if (bench) wb::require_device_memory((size_t(2) << max_log2) * sizeof(float) + (64u << 20), "--bench");
+  if (bench)
+    wb::require_device_memory((size_t(2) << max_log2) * sizeof(float) + wb::timer_device_bytes(prop) + (64u << 20),
+                              "--bench");
   // Constant memory is written by the host, before the kernels that read it.
   CUDA_CHECK(cudaMemcpyToSymbol(coef, lesson::kCoef, sizeof lesson::kCoef));
   run_lesson(prop);
-  if (bench) run_bench(prop, reps, max_log2, csv_dir);
-  if (g_failures) {
-    std::printf("FAIL: %d checks against the CPU reference failed\n", g_failures);
-    return wb::kFail;
-  }
-  return wb::kPass;
+  if (bench) run_bench(prop, reps, max_log2, csv_dir, pick);
+  return wb::finish(g_failures, "checks against the CPU reference failed");
 }

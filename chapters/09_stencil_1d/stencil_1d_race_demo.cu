@@ -4,6 +4,8 @@
 //     cmake --build build --target stencil_1d_race_demo_check
 // which runs racecheck, synccheck and memcheck on it (each is expected to report errors).
 // The fixed kernel is stencil_1d in stencil_1d.cu.
+// Build without CMake, in this folder:
+//   nvcc -std=c++17 -O3 -arch=native -lineinfo -I../../common -o stencil_1d_race_demo stencil_1d_race_demo.cu
 #include <cstdio>
 #include <vector>
 

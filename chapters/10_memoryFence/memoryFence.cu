@@ -3,11 +3,15 @@
 //
 // Run:    ./build/bin/memoryFence                  (expected stdout: expected_outputs/memoryFence.txt)
 //         ./build/bin/memoryFence --host-memory pinned    the same with mapped pinned host memory
-//         ./build/bin/memoryFence --bench [--n 2^28] [--reps 50] [--fence-iters 4096] [--csv-dir DIR]
-//             what a fence costs, the one-pass sums against copy and CUB, and a fence-heavy kernel
-//             beside a store-heavy one in the same and in different domains. Tables go to stderr
-//             and, with --csv-dir, to DIR/<gpu>/memoryFence.csv, memoryFence_reduce.csv and
-//             memoryFence_domains.csv. Never to stdout.
+//         ./build/bin/memoryFence --bench [--n 2^28] [--reps 50] [--fence-iters 4096] [--kernel NAME]
+//                                 [--csv-dir DIR]
+//             what a fence costs, the one-pass sums against copy, cudaMemcpy and CUB, and a
+//             fence-heavy kernel beside a store-heavy one in the same and in different domains
+//             (with --kernel, only the tables that time NAME, and there NAME with its references).
+//             Tables go to stderr and, with --csv-dir, to DIR/<gpu>/memoryFence.csv,
+//             memoryFence_reduce.csv and memoryFence_domains.csv. Never to stdout.
+// Build without CMake, in this folder:
+//   nvcc -std=c++17 -O3 -arch=native -I../../common -o memoryFence memoryFence.cu
 //
 // Kernels:
 //   1. threeThreads       004's example: thread 1 is block 0, thread 2 is block 1 (one cooperative
@@ -19,7 +23,8 @@
 //   4. sumNoFence         --bench only: the fences removed, to price them (formally racy; its sum
 //                         is reported, not trusted)
 //   5. sumPartials + sumFinal  --bench only: two launches; the kernel boundary orders the partials
-//   6. cub::DeviceReduce::Sum  the library peer;  7. copy (common/copy.cuh), the bandwidth reference
+//   6. cub::DeviceReduce::Sum  the library peer;  7. copy and cudaMemcpy (common/copy.cuh), the
+//                         bandwidth references
 //   8. loopNoFence, loopThreadfenceBlock, loopThreadfence, loopThreadfenceSystem,
 //      loopFenceAcqRelDevice, loopFenceAcqRelSystem: a store and a fence, in a loop (the cost)
 //   9. streamWrite        a store-heavy neighbour for the domain experiment
@@ -40,14 +45,16 @@
 #include <vector>
 
 #include "args.h"
+#include "bench.h"
+#include "block_reduce.cuh"
 #include "check.h"
 #include "copy.cuh"
 #include "csv.h"
 #include "hash.h"
 #include "memoryFence_lesson.h"
+#include "report.h"
 #include "timer.h"
 
-constexpr unsigned kFull = 0xffffffffu;
 
 __device__ __forceinline__ unsigned long long globaltimer_ns() {
   unsigned long long t;
@@ -121,21 +128,9 @@ __device__ long long thread_sum(const int* __restrict__ in, size_t n) {
   return s;
 }
 
-// Sum over the block, valid in thread 0: shuffles within warps, one shared word per warp.
-__device__ long long block_sum(long long v) {
-  __shared__ long long warp_sums[kThreads / 32];
-  const int lane = threadIdx.x & 31, warp = threadIdx.x / 32;
-#pragma unroll
-  for (int m = 16; m > 0; m >>= 1) v += __shfl_xor_sync(kFull, v, m);
-  if (lane == 0) warp_sums[warp] = v;
-  __syncthreads();
-  v = threadIdx.x < kThreads / 32 ? warp_sums[threadIdx.x] : 0;
-  if (warp == 0) {
-#pragma unroll
-    for (int m = 16; m > 0; m >>= 1) v += __shfl_xor_sync(kFull, v, m);
-  }
-  return v;
-}
+// Sums over the block (valid in thread 0) are common/block_reduce.cuh's: shuffles within warps, one
+// shared word per warp; exact in long long.
+using wb::block_sum;
 
 enum class Publish { Threadfence, ReleaseAcquire, None };
 
@@ -146,7 +141,7 @@ enum class Publish { Threadfence, ReleaseAcquire, None };
 template <Publish P>
 __device__ void one_pass_sum(const int* __restrict__ in, size_t n, long long* partials, unsigned* ticket,
                              long long* out) {
-  const long long s = block_sum(thread_sum(in, n));
+  const long long s = block_sum<kThreads>(thread_sum(in, n));
   __shared__ bool is_last;
   if (threadIdx.x == 0) {
     partials[blockIdx.x] = s;
@@ -167,7 +162,7 @@ __device__ void one_pass_sum(const int* __restrict__ in, size_t n, long long* pa
   if (!is_last) return;  // uniform across the block: no barrier below is skipped by some threads
   long long total = 0;
   for (unsigned blk = threadIdx.x; blk < gridDim.x; blk += kThreads) total += partials[blk];
-  total = block_sum(total);
+  total = block_sum<kThreads>(total);
   if (threadIdx.x == 0) {
     *out = total;
     *ticket = 0;  // every block has taken its ticket: the next launch starts from 0
@@ -189,13 +184,13 @@ sumNoFence(const int* __restrict__ in, size_t n, long long* partials, unsigned* 
 
 // Two launches, no fence: everything a kernel wrote is visible to the next kernel in the stream.
 __global__ void __launch_bounds__(kThreads) sumPartials(const int* __restrict__ in, size_t n, long long* partials) {
-  const long long s = block_sum(thread_sum(in, n));
+  const long long s = block_sum<kThreads>(thread_sum(in, n));
   if (threadIdx.x == 0) partials[blockIdx.x] = s;
 }
 __global__ void __launch_bounds__(kThreads) sumFinal(const long long* partials, unsigned count, long long* out) {
   long long total = 0;
   for (unsigned blk = threadIdx.x; blk < count; blk += kThreads) total += partials[blk];
-  total = block_sum(total);
+  total = block_sum<kThreads>(total);
   if (threadIdx.x == 0) *out = total;
 }
 
@@ -502,13 +497,16 @@ static int fit_iters(int iters, double target_ms, const std::function<void(int)>
   return std::max(1, static_cast<int>(iters * target_ms / ms));
 }
 
-static void bench_fence_cost(const cudaDeviceProp& prop, int reps, int iters, const std::string& csv_dir) {
+static void bench_fence_cost(const cudaDeviceProp& prop, int reps, int iters, const std::string& csv_dir,
+                             const wb::KernelPick& pick) {
   const int warmup = std::min(3, reps);
   const int full_blocks = wb::full_grid(loopThreadfence, kThreads, prop);
   unsigned* d_out = nullptr;
   CUDA_CHECK(cudaMalloc(&d_out, size_t(full_blocks) * kThreads * sizeof(unsigned)));
-  wb::CsvTable t({"kernel", "fence", "config", "threads", "iterations", "time_ms", "ns_per_iteration",
-                  "extra_ns_vs_none", "gfences_per_s"});
+  std::vector<std::string> cols{"kernel", "fence", "config", "threads", "iterations", "time_ms", "ns_per_iteration",
+                                "extra_ns_vs_none", "gfences_per_s"};
+  for (const auto& c : wb::timing_columns()) cols.push_back(c);
+  wb::CsvTable t(cols);
   struct Config {
     const char* name;
     int blocks, threads, iters;
@@ -517,27 +515,32 @@ static void bench_fence_cost(const cudaDeviceProp& prop, int reps, int iters, co
   for (const Config& c : configs) {
     double none_ns = 0;
     for (const LoopVariant& v : kLoops) {
+      if (!pick(v.kernel) && v.k != loopNoFence) continue;  // loopNoFence: every row's baseline
       auto launch = [&](int it) {
         v.k<<<c.blocks, c.threads>>>(d_out, it, nullptr);
         CUDA_CHECK_LAUNCH();
       };
       const int it = fit_iters(c.iters, 10.0, launch);
-      const wb::Timing tm = wb::time_cuda([&] { launch(it); }, warmup, reps);
+      // Warm: a fence loop touches a few KB of global memory; a flush would mean nothing here.
+      const wb::Timing tm = wb::time_cuda([&] { launch(it); }, wb::TimeOptions{warmup, reps, wb::Cache::Warm});
       const double ns = tm.median_ms * 1e6 / it;  // per iteration of one thread
       if (v.k == loopNoFence) none_ns = ns;
       const double total = double(c.blocks) * c.threads * it;
-      t.add({v.kernel, v.fence, c.name, std::to_string(c.blocks * c.threads), std::to_string(it),
-             wb::fmt(tm.median_ms, 4), wb::fmt(ns, 1), wb::fmt(ns - none_ns, 1),
-             wb::fmt(v.k == loopNoFence ? 0.0 : total / (tm.median_ms * 1e6), 3)});
+      std::vector<std::string> row{v.kernel, v.fence, c.name, std::to_string(c.blocks * c.threads), std::to_string(it),
+                                   wb::fmt(tm.median_ms, 4), wb::fmt(ns, 1), wb::fmt(ns - none_ns, 1),
+                                   wb::fmt(v.k == loopNoFence ? 0.0 : total / (tm.median_ms * 1e6), 3)};
+      for (const auto& cell : wb::timing_cells(tm, 4.0 * c.blocks * c.threads, prop)) row.push_back(cell);
+      t.add(row);
     }
   }
-  std::fprintf(stderr, "\nmemoryFence: a store and a fence per iteration, on %s (median of %d runs)\n", prop.name, reps);
-  t.print(stderr);
-  if (!csv_dir.empty()) t.write(csv_dir + "/" + wb::gpu_slug(prop) + "/memoryFence.csv");
+  t.report(std::string("memoryFence: a store and a fence per iteration, on ") + prop.name + " (median of " +
+               std::to_string(reps) + " runs)",
+           csv_dir, prop, "memoryFence");
   CUDA_CHECK(cudaFree(d_out));
 }
 
-static void bench_sums(const cudaDeviceProp& prop, size_t n, int reps, const std::string& csv_dir) {
+static void bench_sums(const cudaDeviceProp& prop, size_t n, int reps, const std::string& csv_dir,
+                       const wb::KernelPick& pick) {
   const int warmup = std::min(3, reps);
   const int full = wb::full_grid(sumThreadfence, kThreads, prop);
   SumBuffers s = alloc_sum(n, full, prop);
@@ -572,6 +575,7 @@ static void bench_sums(const cudaDeviceProp& prop, size_t n, int reps, const std
   };
   wb::BandwidthTable table({"size"}, {"exact"});
   for (const Variant& v : variants) {
+    if (!pick(v.name) && std::string(v.name) != "cub_DeviceReduce_Sum") continue;  // CUB: the peer
     CUDA_CHECK(cudaMemset(s.out, 0xff, sizeof(long long)));  // poison, then check one run
     v.launch();
     long long got = 0;
@@ -587,6 +591,8 @@ static void bench_sums(const cudaDeviceProp& prop, size_t n, int reps, const std
   auto& row = table.add("copy", {std::to_string(n)}, 8.0 * n,
                         wb::time_copy(reinterpret_cast<const unsigned*>(s.in), d_copy, n, prop, warmup, reps, &g_failures));
   row.extra[0] = "";
+  table.add("cudaMemcpy", {std::to_string(n)}, 8.0 * n,
+            wb::time_memcpy(reinterpret_cast<const unsigned*>(s.in), d_copy, n, warmup, reps, &g_failures));
   table.report(csv_dir, prop, "memoryFence_reduce");
   CUDA_CHECK(cudaFree(d_cub));
   CUDA_CHECK(cudaFree(d_copy));
@@ -596,7 +602,8 @@ static void bench_sums(const cudaDeviceProp& prop, size_t n, int reps, const std
 // Fence-heavy work (one warp, or a chain of one-thread kernels) beside a store-heavy kernel (half
 // the GPU's thread slots, so the fence work finds room), with the fence work in the store kernel's
 // domain or in the remote one. Timed alone, then beside the writer in each domain.
-static void bench_domains(const cudaDeviceProp& prop, size_t n, int reps, int max_iters, const std::string& csv_dir) {
+static void bench_domains(const cudaDeviceProp& prop, size_t n, int reps, int max_iters, const std::string& csv_dir,
+                          const wb::KernelPick& pick) {
   const int warmup = std::min(2, reps);
   int domains = 0;
   CUDA_CHECK(cudaDeviceGetAttribute(&domains, cudaDevAttrMemSyncDomainCount, 0));
@@ -683,10 +690,11 @@ static void bench_domains(const cudaDeviceProp& prop, size_t n, int reps, int ma
     CUDA_CHECK(cudaEventElapsedTime(&ms, a0, a1));
     return double(ms);
   };
-  auto median = [](std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const size_t h = v.size() / 2;
-    return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
+  auto median = wb::median_of;
+  auto spread = [&](const std::vector<double>& v, std::vector<std::string>& row) {
+    wb::Timing tm = wb::summarize(v);
+    tm.sm_mhz = wb::sm_mhz_now();
+    for (const auto& cell : wb::timing_cells(tm, 32.0 * sizeof(unsigned), prop)) row.push_back(cell);
   };
 
   // The writer alone, one pass: its rate, and how many passes outlast the fence work.
@@ -707,9 +715,12 @@ static void bench_domains(const cudaDeviceProp& prop, size_t n, int reps, int ma
   // slowdown shows as it is; fence work that ends only when the writer ends was held up by it.
   const int passes = static_cast<int>(std::min(256.0, std::max(1.0, std::ceil(30.0 / pass_ms))));
   const int dreps = std::min(reps, 20);
-  wb::CsvTable t({"kernel", "work", "beside", "domain", "domain_count", "count", "time_ms", "ns_per_op",
-                  "slowdown_vs_alone", "overlap_pct", "writer_ms", "writer_left_ms"});
+  std::vector<std::string> cols{"kernel", "work", "beside", "domain", "domain_count", "count", "time_ms", "ns_per_op",
+                                "slowdown_vs_alone", "overlap_pct", "writer_ms", "writer_left_ms"};
+  for (const auto& c : wb::timing_columns()) cols.push_back(c);
+  wb::CsvTable t(cols);
   for (const Work& w : works) {
+    if (!pick(w.kernel)) continue;
     // About 0.5 ms alone (the default stream, default domain, for the fit only).
     const int count = fit_iters(max_iters, 0.5, [&](int it) { w.launch(0, cudaLaunchMemSyncDomainDefault, it); });
     std::vector<double> alone;
@@ -721,8 +732,10 @@ static void bench_domains(const cudaDeviceProp& prop, size_t n, int reps, int ma
       if (r >= warmup) alone.push_back(elapsed(e0, e1));
     }
     const double alone_ms = median(alone);
-    t.add({w.kernel, w.what, "none", "default", std::to_string(domains), std::to_string(count), wb::fmt(alone_ms, 4),
-           wb::fmt(alone_ms * 1e6 / count, 1), "1.00", "", "", ""});
+    std::vector<std::string> row{w.kernel, w.what, "none", "default", std::to_string(domains), std::to_string(count),
+                                 wb::fmt(alone_ms, 4), wb::fmt(alone_ms * 1e6 / count, 1), "1.00", "", "", ""};
+    spread(alone, row);
+    t.add(row);
     for (cudaLaunchMemSyncDomain dom : {cudaLaunchMemSyncDomainDefault, cudaLaunchMemSyncDomainRemote}) {
       std::vector<double> beside, writer, left;
       double min_overlap = 100;
@@ -747,16 +760,20 @@ static void bench_domains(const cudaDeviceProp& prop, size_t n, int reps, int ma
         min_overlap = std::min(min_overlap, span > 0 ? 100.0 * std::max(0.0, both) / span : 0.0);
       }
       const double ms = median(beside);
-      t.add({w.kernel, w.what, "streamWrite", dom == cudaLaunchMemSyncDomainDefault ? "default" : "remote",
-             std::to_string(domains), std::to_string(count), wb::fmt(ms, 4), wb::fmt(ms * 1e6 / count, 1),
-             wb::fmt(ms / alone_ms, 2), wb::fmt(min_overlap, 0), wb::fmt(median(writer), 2), wb::fmt(median(left), 2)});
+      std::vector<std::string> brow{w.kernel, w.what, "streamWrite", dom == cudaLaunchMemSyncDomainDefault ? "default" : "remote",
+                                    std::to_string(domains), std::to_string(count), wb::fmt(ms, 4), wb::fmt(ms * 1e6 / count, 1),
+                                    wb::fmt(ms / alone_ms, 2), wb::fmt(min_overlap, 0), wb::fmt(median(writer), 2),
+                                    wb::fmt(median(left), 2)};
+      spread(beside, brow);
+      t.add(brow);
     }
   }
-  std::fprintf(stderr, "\nmemoryFence_domains: fence work alone and beside streamWrite (%d blocks of %d), on %s; "
-               "%d domains; %d passes; median of %d runs; overlap = the least share of the fence work's time the writer ran\n",
-               write_blocks, kThreads, prop.name, domains, passes, dreps);
-  t.print(stderr);
-  if (!csv_dir.empty()) t.write(csv_dir + "/" + wb::gpu_slug(prop) + "/memoryFence_domains.csv");
+  char title[512];
+  std::snprintf(title, sizeof title,
+                "memoryFence_domains: fence work alone and beside streamWrite (%d blocks of %d), on %s; "
+                "%d domains; %d passes; median of %d runs; overlap = the least share of the fence work's time the writer ran",
+                write_blocks, kThreads, prop.name, domains, passes, dreps);
+  t.report(title, csv_dir, prop, "memoryFence_domains");
 
   for (cudaGraphExec_t g : tiny_graphs)
     if (g) CUDA_CHECK(cudaGraphExecDestroy(g));
@@ -769,7 +786,7 @@ static void bench_domains(const cudaDeviceProp& prop, size_t n, int reps, int ma
 int main(int argc, char** argv) {
   wb::Args args(argc, argv,
                 "usage: memoryFence [--host-memory auto|managed|pinned] [--bench [--n N] [--reps R]\n"
-                "                   [--fence-iters I] [--csv-dir DIR]]\n"
+                "                   [--fence-iters I] [--kernel NAME] [--csv-dir DIR]]\n"
                 "  (no options)   the three-thread example, the one-pass sums, the domain launches (golden output)\n"
                 "  --host-memory  where x, y and b live for the three-thread example: managed (needs\n"
                 "                 concurrentManagedAccess), mapped pinned host memory, or auto (managed if\n"
@@ -779,6 +796,8 @@ int main(int argc, char** argv) {
                 "  --reps R       timed runs per kernel, median reported (default 50)\n"
                 "  --fence-iters I  store+fence iterations per thread for one warp (default 4096; the\n"
                 "                 full-GPU runs use I/16)\n"
+                "  --kernel NAME  time only NAME (a kernel of the tables), in the tables that have it, with\n"
+                "                 its references (loopNoFence; CUB, copy and cudaMemcpy)\n"
                 "  --csv-dir DIR  write DIR/<gpu>/memoryFence.csv, memoryFence_reduce.csv, memoryFence_domains.csv");
   const std::string host_memory = args.text("--host-memory", "auto");
   const bool bench = args.flag("--bench");
@@ -786,6 +805,18 @@ int main(int argc, char** argv) {
   const int reps = static_cast<int>(args.count("--reps", 50, 1, 100000));
   const int fence_iters = static_cast<int>(args.count("--fence-iters", 4096, 1, 1 << 24));
   args.only_with("--bench", {"--n", "--reps", "--fence-iters", "--csv-dir"});
+  const std::vector<std::string> loop_names{"loopNoFence", "loopThreadfenceBlock", "loopThreadfence",
+                                            "loopThreadfenceSystem", "loopFenceAcqRelDevice", "loopFenceAcqRelSystem"};
+  const std::vector<std::string> sum_names{"sumThreadfence", "sumReleaseAcquire", "sumNoFence", "sumTwoPass",
+                                           "cub_DeviceReduce_Sum"};
+  const std::vector<std::string> domain_names{"loopThreadfence", "loopThreadfenceSystem", "tinyStore"};
+  std::vector<std::string> names = loop_names;
+  names.insert(names.end(), sum_names.begin(), sum_names.end());
+  names.push_back("tinyStore");
+  const wb::KernelPick pick(args, names);
+  auto has = [&](const std::vector<std::string>& v) {
+    return pick.all() || std::find(v.begin(), v.end(), pick.name()) != v.end();
+  };
   const std::string csv_dir = args.out_dir("--csv-dir");
   args.finish();
   if (host_memory != "auto" && host_memory != "managed" && host_memory != "pinned")
@@ -806,20 +837,17 @@ int main(int argc, char** argv) {
                managed ? "managed memory (cudaMallocManaged)" : "mapped pinned host memory (cudaHostAllocMapped)",
                concurrent_managed, host_memory.c_str());
   const size_t lesson_bytes = lesson::kLessonN * sizeof(int) + (16u << 20);
-  wb::require_device_memory(bench ? std::max(lesson_bytes, 2 * n * sizeof(int) + (64u << 20)) : lesson_bytes,
+  wb::require_device_memory(bench ? std::max(lesson_bytes, 2 * n * sizeof(int) + wb::timer_device_bytes(prop) + (64u << 20))
+                                  : lesson_bytes,
                             bench ? "--bench with --n " + std::to_string(n) : "the lesson");
 
   run_three_threads(managed);
   run_sums_and_domains(prop);
   if (bench) {
-    bench_fence_cost(prop, reps, fence_iters, csv_dir);
-    bench_sums(prop, n, reps, csv_dir);
-    bench_domains(prop, n, reps, fence_iters, csv_dir);
+    if (has(loop_names)) bench_fence_cost(prop, reps, fence_iters, csv_dir, pick);
+    if (has(sum_names)) bench_sums(prop, n, reps, csv_dir, pick);
+    if (has(domain_names)) bench_domains(prop, n, reps, fence_iters, csv_dir, pick);
   }
 
-  if (g_failures) {
-    std::printf("FAIL: %d checks against the CPU reference failed\n", g_failures);
-    return wb::kFail;
-  }
-  return wb::kPass;
+  return wb::finish(g_failures, "checks against the CPU reference failed");
 }

@@ -3,11 +3,14 @@
 //
 // Run:    ./build/bin/cluster_histogram             (expected stdout: expected_outputs/cluster_histogram.txt)
 //         ./build/bin/cluster_histogram --bins 32768 [--cluster 2]     one case of your own
-//         ./build/bin/cluster_histogram --bench [--n 2^28] [--reps 50] [--csv-dir DIR]
-//             times every method on n ints (default 2^28) of two inputs, `uniform` and `source`,
-//             at 256 .. 262144 bins, every cluster size and counter width that fits (table to
-//             stderr; with --csv-dir, DIR/<gpu>/cluster_histogram.csv)
+//         ./build/bin/cluster_histogram --bench [--n 2^28] [--reps 50] [--kernel NAME] [--csv-dir DIR]
+//             times every method (or only NAME, beside CUB and the references) on n ints (default
+//             2^28) of two inputs, `uniform` and `source`, at 256 .. 262144 bins, every cluster size
+//             and counter width that fits (table to stderr; with --csv-dir,
+//             DIR/<gpu>/cluster_histogram.csv)
 // Needs sm_90 (thread-block clusters); exits 77 on older GPUs. Builds for every architecture.
+// Build without CMake, in this folder:
+//   nvcc -std=c++17 -O3 -arch=native -DWB_MIN_SM=90 -I../../common -o cluster_histogram cluster_histogram.cu
 //
 // Kernels:
 //   1. clusterHist_kernel  the source's (004 "分布式共享内存"): the bins are split across the
@@ -21,7 +24,7 @@
 //   4. cub_HistogramEven   cub::DeviceHistogram::HistogramEven, the library peer
 //   5. read_reference      cub::DeviceReduce::Sum over the same input: the read bandwidth that
 //                          bounds any histogram (benchmark only)
-//   6. copy                common/copy.cuh, the bandwidth reference (benchmark only)
+//   6. copy, cudaMemcpy    common/copy.cuh: the bandwidth reference and the driver's copy (benchmark only)
 //   7. histVec4            ours: clusterHist_kernel with 16-byte loads, 8 elements in flight per
 //                          thread, up to 8 private copies of the bins per block (fewer collisions
 //                          on hot bins), local shared atomics when the cluster is one block
@@ -48,10 +51,12 @@
 #include <vector>
 
 #include "args.h"
+#include "bench.h"
 #include "check.h"
 #include "copy.cuh"
 #include "csv.h"
 #include "histogram_lesson.h"
+#include "report.h"
 #include "timer.h"
 
 namespace cg = cooperative_groups;
@@ -710,7 +715,8 @@ static size_t bench_bytes(size_t n, const cudaDeviceProp& prop) {
   return 2 * n * sizeof(int) + 262144 * sizeof(int) + bench_scratch_bytes(prop) + cub + reduce + sizeof(long long);
 }
 
-static void run_bench(const cudaDeviceProp& prop, size_t n, int reps, const std::string& csv_dir) {
+static void run_bench(const cudaDeviceProp& prop, size_t n, int reps, const std::string& csv_dir,
+                      const wb::KernelPick& pick) {
   const int warmup = std::min(3, reps - 1);  // none for a one-run smoke test (the sanitizers' small bench)
   Buffers buf(n, 262144);
   wb::BandwidthTable table({"size", "dist", "bins", "cluster"}, {"counter_bits", "passes"});
@@ -724,6 +730,8 @@ static void run_bench(const cudaDeviceProp& prop, size_t n, int reps, const std:
     CUDA_CHECK(cudaMalloc(&d_copy, n * sizeof(int)));
     table.add("copy", {size, "", "", ""}, 8.0 * n,
               wb::time_copy(reinterpret_cast<const unsigned*>(buf.d_in), d_copy, n, prop, warmup, reps, &g_failures));
+    table.add("cudaMemcpy", {size, "", "", ""}, 8.0 * n,
+              wb::time_memcpy(reinterpret_cast<const unsigned*>(buf.d_in), d_copy, n, warmup, reps, &g_failures));
     CUDA_CHECK(cudaFree(d_copy));
     long long* d_sum = nullptr;
     void* d_temp = nullptr;
@@ -761,6 +769,7 @@ static void run_bench(const cudaDeviceProp& prop, size_t n, int reps, const std:
       auto measure = [&](const std::string& name, const std::string& cluster, const Hist::Launch& launch,
                          const std::vector<uint32_t>& expect) -> wb::BandwidthTable::Row* {
         if (!launch) return nullptr;  // does not fit: no row
+        if (!pick(name) && name != "cub_HistogramEven") return nullptr;  // CUB: the peer, always timed
         const wb::Timing t = wb::time_cuda(launch, warmup, reps);
         if (h.result() != expect) {
           std::fprintf(stderr, "MISMATCH: %s, %s input, %d bins, cluster %s\n", name.c_str(), d.c_str(), nbins,
@@ -779,7 +788,7 @@ static void run_bench(const cudaDeviceProp& prop, size_t n, int reps, const std:
       }
       for (int bits : useful_bits(nbins, prop)) {
         wb::BandwidthTable::Row* r = measure("histPacked", "", h.packed(bits), cpu.clamped);
-        r->extra = {std::to_string(bits), std::to_string(plan_for(bits, nbins, 0, prop).passes)};
+        if (r) r->extra = {std::to_string(bits), std::to_string(plan_for(bits, nbins, 0, prop).passes)};
       }
       h.release();
       std::fprintf(stderr, "%s input, %d bins done\n", d.c_str(), nbins);
@@ -791,7 +800,8 @@ static void run_bench(const cudaDeviceProp& prop, size_t n, int reps, const std:
 
 int main(int argc, char** argv) {
   wb::Args args(argc, argv,
-                "usage: cluster_histogram [--bins B [--cluster C] | --small] [--bench [--n N] [--reps R] [--csv-dir DIR]]\n"
+                "usage: cluster_histogram [--bins B [--cluster C] | --small] [--bench [--n N] [--reps R]\n"
+                "                          [--kernel NAME] [--csv-dir DIR]]\n"
                 "  (no options)  the printed cases, every method checked (the golden output)\n"
                 "  --bins B      instead, one case of B bins (a power of two, 2 .. 2^24) of the source's input\n"
                 "  --cluster C   its cluster size (1, 2, 4, 8 or 16, at most B; default: the smallest that fits)\n"
@@ -799,6 +809,8 @@ int main(int argc, char** argv) {
                 "  --bench       also time every method on N ints of two inputs at 256 .. 262144 bins\n"
                 "  --n N         the benchmark's input size: digits or 2^K, 1 .. 2^31 - 1 (default 2^28)\n"
                 "  --reps R      timed runs per row, median reported (default 50)\n"
+                "  --kernel NAME time only NAME (a method of the table) beside cub_HistogramEven, copy,\n"
+                "                cudaMemcpy and read_reference\n"
                 "  --csv-dir DIR write DIR/<gpu>/cluster_histogram.csv");
   const int bins = static_cast<int>(args.count("--bins", 0, 2, 1 << 24));
   const int cluster = static_cast<int>(args.count("--cluster", 0, 1, 16));
@@ -808,6 +820,8 @@ int main(int argc, char** argv) {
   const int reps = static_cast<int>(args.count("--reps", 50, 1, 100000));
   args.only_with("--bench", {"--n", "--reps", "--csv-dir"});
   args.only_with("--bins", {"--cluster"});
+  const wb::KernelPick pick(args, {"global_atomics", "smem_private", "cub_HistogramEven", "clusterHist_kernel",
+                                   "histVec4", "histPacked"});
   const std::string csv_dir = args.out_dir("--csv-dir");
   args.finish();
   if (small && bins) wb::bad_input("--small and --bins choose the cases: give one of them");
@@ -849,17 +863,14 @@ int main(int argc, char** argv) {
                                               Hist::cub_temp_bytes(c.bins, lesson::kLessonN) + sizeof(unsigned));
   }
   wb::require_device_memory(lesson_bytes, "the printed cases");
-  if (bench) wb::require_device_memory(bench_bytes(n, prop), "--bench with --n " + std::to_string(n));
+  if (bench)
+    wb::require_device_memory(bench_bytes(n, prop) + wb::timer_device_bytes(prop), "--bench with --n " + std::to_string(n));
 
   std::printf("== histograms of %llu generated ints per case; values outside [0, bins) clamp to the end bins ==\n",
               (unsigned long long)lesson::kLessonN);
   std::printf("== histPacked runs on %d blocks here, so a bin with over %d x 65535 in-range hits must overflow ==\n",
               lesson::kLessonBlocks, lesson::kLessonBlocks);
   for (const auto& c : cases) run_case(c, prop);
-  if (bench) run_bench(prop, n, reps, csv_dir);
-  if (g_failures) {
-    std::printf("FAIL: %d checks against the CPU histogram failed\n", g_failures);
-    return wb::kFail;
-  }
-  return wb::kPass;
+  if (bench) run_bench(prop, n, reps, csv_dir, pick);
+  return wb::finish(g_failures, "checks against the CPU histogram failed");
 }
