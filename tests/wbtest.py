@@ -169,7 +169,8 @@ def cmd_exit_code(opts, cmd):
         print(f"FAIL: expected exit {opts.rc} and stderr containing {opts.stderr!r}; "
               f"got exit {proc.returncode}")
         return 1
-    print(f"PASS: exit {proc.returncode}: {err.strip().splitlines()[0]}")
+    said = err.strip().splitlines() or text(proc.stdout).strip().splitlines()[-1:] or ["(no output)"]
+    print(f"PASS: exit {proc.returncode}: {said[0]}")
     return 0
 
 
