@@ -6,7 +6,8 @@
 // Run:    ./build/bin/shfl_vs_smem                  (quick: every kernel once, values checked)
 //         ./build/bin/shfl_vs_smem --bench [--reps 11] [--csv-dir DIR]
 //             the table to stderr; with --csv-dir, DIR/<gpu>/shfl_vs_smem.csv
-//         nvcc -O3 -arch=native -Icommon chapters/04_warpReduce/shfl_vs_smem.cu -o shfl_vs_smem
+// Build without CMake, in this folder:
+//   nvcc -std=c++17 -O3 -arch=native -I../../common -o shfl_vs_smem shfl_vs_smem.cu
 //
 // Kernels (template argument ILP = independent exchanges per step, 1 or 8):
 //   1. shflChain<ILP>  v = __shfl_xor_sync(full, v, m), m = 1, 2, 4, 8, 16, 1, ...

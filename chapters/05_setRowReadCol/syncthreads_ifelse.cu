@@ -7,7 +7,8 @@
 //                                     or warp)            one at a time, for compute-sanitizer)
 //         cmake --build build --target syncthreads_ifelse_demo_check
 //             --kernel lane and --kernel warp under compute-sanitizer synccheck (a demo, not a test)
-//         nvcc -O3 -arch=native -Icommon chapters/05_setRowReadCol/syncthreads_ifelse.cu -o syncthreads_ifelse
+// Build without CMake, in this folder:
+//   nvcc -std=c++17 -O3 -arch=native -I../../common -o syncthreads_ifelse syncthreads_ifelse.cu
 //
 // Every kernel does the same exchange: thread t writes s[t], waits at a barrier, then reads
 // s[(t + 32) % blockDim.x], a value written by a thread of the next warp.

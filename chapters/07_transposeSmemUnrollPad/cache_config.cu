@@ -6,7 +6,8 @@
 // Run:    ./build/bin/cache_config                  (quick: 1024 x 1024, every setting once, checked)
 //         ./build/bin/cache_config --bench [--reps 20] [--csv-dir DIR]
 //             8192 x 8192 floats; the table to stderr; with --csv-dir, DIR/<gpu>/cache_config.csv
-//         nvcc -O3 -arch=native -Icommon chapters/07_transposeSmemUnrollPad/cache_config.cu -o cache_config
+// Build without CMake, in this folder:
+//   nvcc -std=c++17 -O3 -arch=native -I../../common -o cache_config cache_config.cu
 //
 // Kernels (1 and 3 as in transposeSmemUnrollPad.cu; the template argument kProbe = true adds a
 // residency probe and is never timed):

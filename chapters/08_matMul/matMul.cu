@@ -1,8 +1,8 @@
 // Chapter 08 — matMul: the CUDA Programming Guide's matrix multiply from source 004, without and
 // with shared memory, then step by step to a fast FP32 SGEMM, with cuBLAS beside it.
 //
-// Build without CMake (from the repository root):
-//   nvcc -std=c++17 -O3 -arch=sm_90 -Icommon -Ichapters/08_matMul chapters/08_matMul/matMul.cu -lcublas -o matMul
+// Build without CMake, in this folder:
+//   nvcc -std=c++17 -O3 -arch=native -I../../common -o matMul matMul.cu -lcublas
 // Run:    ./build/bin/matMul              (expected stdout: expected_outputs/matMul.txt)
 //         ./build/bin/matMul --bench [--kernel NAME] [--reps 20] [--n N] [--csv-dir DIR]
 //             times every kernel (or NAME, beside cuBLAS) on square FP32 matrices, n = 1024, 2048,
@@ -50,18 +50,10 @@
 #include "args.h"
 #include "check.h"
 #include "csv.h"
-#include "hash.h"
+#include "cublas_check.h"
 #include "matMul_lesson.h"
+#include "report.h"
 #include "timer.h"
-
-#define CUBLAS_CHECK(call)                                                                         \
-  do {                                                                                             \
-    cublasStatus_t st_ = (call);                                                                   \
-    if (st_ != CUBLAS_STATUS_SUCCESS) {                                                            \
-      std::fprintf(stderr, "%s:%d: cuBLAS error %d in %s\n", __FILE__, __LINE__, int(st_), #call); \
-      std::exit(wb::kFail);                                                                        \
-    }                                                                                              \
-  } while (0)
 
 #define BLOCK_SIZE 16  // the source's tile (and block) side
 
@@ -1070,7 +1062,9 @@ static void check_all(Runner& run, Square& sq, const char* only = nullptr) {
 // `only`: one kernel's name (cuBLAS is timed beside it), or nullptr for all.
 static void run_bench(Runner& run, const cudaDeviceProp& prop, int reps, const std::vector<int>& sizes,
                       const std::string& csv_dir, const char* only) {
-  wb::CsvTable table({"kernel", "n", "time_ms", "tflops", "pct_of_cublas", "min_ms", "max_ms"});
+  std::vector<std::string> cols{"kernel", "n", "time_ms", "tflops", "pct_of_cublas"};
+  for (const auto& c : wb::timing_columns()) cols.push_back(c);
+  wb::CsvTable table(cols);
   const int warmup = std::min(3, reps);
   for (int n : sizes) {
     Square sq(n);
@@ -1084,15 +1078,20 @@ static void run_bench(Runner& run, const cudaDeviceProp& prop, int reps, const s
       if (k.kind == lesson::Cublas) cublas_ms = t.median_ms;
     }
     const double flop = 2.0 * n * double(n) * n;
-    for (auto& [name, t] : times)
-      table.add({name, std::to_string(n), wb::fmt(t.median_ms, 4), wb::fmt(flop / (t.median_ms * 1e-3) / 1e12, 2),
-                 wb::fmt(100.0 * cublas_ms / t.median_ms, 1), wb::fmt(t.min_ms, 4), wb::fmt(t.max_ms, 4)});
+    const double bytes = 3.0 * n * double(n) * sizeof(float);  // A and B read, C written, once each
+    for (auto& [name, t] : times) {
+      std::vector<std::string> cells{name, std::to_string(n), wb::fmt(t.median_ms, 4),
+                                     wb::fmt(flop / (t.median_ms * 1e-3) / 1e12, 2),
+                                     wb::fmt(100.0 * cublas_ms / t.median_ms, 1)};
+      for (const auto& c : wb::timing_cells(t, bytes, prop)) cells.push_back(c);
+      table.add(cells);
+    }
   }
   std::fprintf(stderr, "\nmatMul on %s (FP32; cublasSgemm with CUBLAS_PEDANTIC_MATH: no TF32, no tensor cores; "
                "median of %d runs; TFLOP/s = 2 n^3 / time)\n", prop.name, reps);
   table.print(stderr);
   if (!csv_dir.empty())
-    table.write(csv_dir + "/" + wb::gpu_slug(prop) + "/" + (only ? std::string("matMul_") + only : "matMul") + ".csv");
+    table.write(wb::csv_path(csv_dir, prop, only ? std::string("matMul_") + only : "matMul"));
 }
 
 // --tune: every shape of kTuneKernels in every block order of kTuneGroups, checked against the
@@ -1170,7 +1169,7 @@ static void run_tune(Runner& run, const cudaDeviceProp& prop, int reps, const st
   if (final_n && !finalists.empty()) one_size(final_n, &finalists);
   std::fprintf(stderr, "\nsgemm tune on %s (FP32, median of %d runs)\n", prop.name, reps);
   table.print(stderr);
-  if (!csv_dir.empty()) table.write(csv_dir + "/" + wb::gpu_slug(prop) + "/sgemm_tune.csv");
+  if (!csv_dir.empty()) table.write(wb::csv_path(csv_dir, prop, "sgemm_tune"));
 }
 
 int main(int argc, char** argv) {
@@ -1232,9 +1231,5 @@ int main(int argc, char** argv) {
   }
   CUBLAS_CHECK(cublasDestroy(run.cublas));
 
-  if (g_failures) {
-    std::printf("FAIL: %d checks against the CPU failed\n", g_failures);
-    return wb::kFail;
-  }
-  return wb::kPass;
+  return wb::finish(g_failures, "checks against the CPU failed");
 }

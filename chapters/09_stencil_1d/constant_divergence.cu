@@ -5,7 +5,8 @@
 // Run:    ./build/bin/constant_divergence               (quick: every kernel once, values checked)
 //         ./build/bin/constant_divergence --bench [--reps 11] [--csv-dir DIR]
 //             the table to stderr; with --csv-dir, DIR/<gpu>/constant_divergence.csv
-//         nvcc -O3 -arch=native -Icommon chapters/09_stencil_1d/constant_divergence.cu -o constant_divergence
+// Build without CMake, in this folder:
+//   nvcc -std=c++17 -O3 -arch=native -I../../common -o constant_divergence constant_divergence.cu
 //
 // Every kernel is a pointer chase, idx = table[idx], run by one warp on one SM and timed with
 // clock64 around STEPS dependent reads, so the time per read is the latency of one warp-wide load
