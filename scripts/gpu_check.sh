@@ -166,8 +166,12 @@ if has extras; then
   # Each chapter's GPU work that is not a test and not its --bench (Nsight Compute counters,
   # demonstrations) lives in chapters/NN_x/gpu_extras.sh: CSVs into build/results/<gpu>/, logs
   # into $RES. Every chapter that has one is run; a failure is named and fails the run.
+  # EXTRAS="04 08" runs only those chapters' (default: every chapter's).
   for x in chapters/*/gpu_extras.sh; do
     [ -f "$x" ] || continue
+    if [ -n "${EXTRAS:-}" ]; then
+      ch=$(basename "$(dirname "$x")"); [[ " $EXTRAS " == *" ${ch%%_*} "* ]] || continue
+    fi
     start=$(date +%s)
     if bash "$x" build build/results "$RES"; then
       echo "extras: $x ok, $(( $(date +%s) - start )) s"
