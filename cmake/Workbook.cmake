@@ -188,7 +188,7 @@ function(workbook_chapter name)
   if(WB_TAKES_N)
     _workbook_test(${name}.badarg.n_zero cpu exit-code --rc 2 "--stderr=out of range" -- ${prog} ${WB_N_ARGS} --n 0)
     _workbook_test(${name}.badarg.n_too_big gpu
-                   exit-code --rc 2 "--stderr=bytes of device memory" -- ${prog} ${WB_N_ARGS} --n 2^38)
+                   exit-code --rc 2 "--stderr=bytes of device memory" -- ${prog} ${WB_N_ARGS} --n 2^36)
   endif()
 
   if(WB_SASS AND COMMAND workbook_sass_test)
