@@ -79,7 +79,7 @@ function(workbook_exercise name)
 
   # The SASS rules read sm_90 machine code: the checker carries it when the build targets sm_90;
   # otherwise (e.g. "native" on another GPU) an sm_90 object of the same source is built beside it.
-  set(built ${target})
+  set(built ${target} workbook_probe)  # the runner asks the probe whether there is a GPU
   set(sass_binary $<TARGET_FILE:${target}>)
   if(EX_SASS AND NOT WORKBOOK_SASS_FROM_PROGRAM)
     add_library(${target}_sm90 OBJECT ${dir}/${EX_CHECKER})

@@ -66,6 +66,8 @@ def run(cmd, timeout=300):
     try:
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
         return p.returncode, text(p.stdout), text(p.stderr)
+    except OSError as e:
+        return 127, "", f"cannot run {cmd[0]}: {e}"
     except subprocess.TimeoutExpired as e:
         return None, text(e.stdout), text(e.stderr) + f"\n(timed out after {timeout} s)"
 
