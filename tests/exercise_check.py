@@ -249,6 +249,10 @@ def cmd_check(o):
         detail = next((r.detail for r in runs if r.status == FAIL), runs[-1].detail)
         print(f"  {name:<11} {st:<5} {detail}{count}")
 
+    timing = [l for l in first[0].output.splitlines() if l.startswith("time (")]
+    if timing:
+        print("  " + timing[0])  # the checker's timing line (stderr): shown, never judged
+
     statuses = {n: status(r) for n, r in results.items()}
     if o.mode == "wrong":
         rejected = [n for n, s in statuses.items() if s == FAIL]
