@@ -131,3 +131,9 @@ function(workbook_exercise name)
   _workbook_skippable(exercise.${name})  # the runner keeps "not attempted" a skip even in strict mode
   set_property(GLOBAL APPEND PROPERTY WORKBOOK_EXERCISE_NAMES ${name})
 endfunction()
+
+# The runner's own verdicts on fake checkers: a wrong answer no check rejects (or rejects only
+# sometimes) fails, an untouched file skips even in strict mode. No GPU, no build.
+add_test(NAME exercise.runner.selftest
+         COMMAND ${Python3_EXECUTABLE} ${WORKBOOK_ROOT}/tests/exercise_check_selftest.py ${WORKBOOK_EXERCISE_RUNNER})
+set_tests_properties(exercise.runner.selftest PROPERTIES LABELS "cpu;exercise" TIMEOUT 120)
