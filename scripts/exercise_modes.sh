@@ -23,19 +23,32 @@ esac
 jobs=$(nproc)
 rc=0
 summaries=()
+# Both variants configure and build at once (half the cores each), then each is judged.
+build_variant() {
+  local dir=build-ex-$1 logs=build-ex-$1/exercise_logs
+  mkdir -p "$logs"
+  cmake -S . -B "$dir" -DCMAKE_CUDA_ARCHITECTURES=90 -DWORKBOOK_EXERCISES=$1 \
+        $([ "$mode" = gpu ] && echo -DWORKBOOK_STRICT=ON) > "$logs/configure.log" 2>&1 &&
+    cmake --build "$dir" --target exercises workbook_probe -j $(( jobs > 1 ? jobs / 2 : 1 )) > "$logs/build.log" 2>&1
+}
+start=$(date +%s)
+build_variant solutions & pid_s=$!
+build_variant wrong & pid_w=$!
+wait $pid_s; built_solutions=$?
+wait $pid_w; built_wrong=$?
+echo "exercises: both variants built in $(( $(date +%s) - start )) s"
 for variant in solutions wrong; do
   dir=build-ex-$variant
   logs=$dir/exercise_logs  # configure, build and ctest output of this variant
-  mkdir -p "$logs"
-  start=$(date +%s)
-  if ! cmake -S . -B "$dir" -DCMAKE_CUDA_ARCHITECTURES=90 -DWORKBOOK_EXERCISES=$variant \
-         $([ "$mode" = gpu ] && echo -DWORKBOOK_STRICT=ON) > "$logs/configure.log" 2>&1 ||
-     ! cmake --build "$dir" --target exercises workbook_probe -j "$jobs" > "$logs/build.log" 2>&1; then
+  built=$built_solutions
+  [ $variant = wrong ] && built=$built_wrong
+  if [ "$built" != 0 ]; then
     tail -40 "$logs/configure.log" "$logs/build.log" 2>/dev/null
     echo "exercises ($variant): the build FAILED"
     rc=1
     continue
   fi
+  start=$(date +%s)
   rm -rf "$dir/exercise_results"
   if [ "$mode" = gpu ]; then
     WORKBOOK_STRICT=1 ctest --test-dir "$dir" -L exercise -j 8 --timeout 900 --output-on-failure > "$logs/ctest.log" 2>&1 || rc=1
@@ -43,7 +56,7 @@ for variant in solutions wrong; do
     ctest --test-dir "$dir" -L exercise -j "$jobs" --timeout 900 --output-on-failure > "$logs/ctest.log" 2>&1 || rc=1
   fi
   grep -E "tests passed|FAILED|\*\*\*Failed|Not Run" "$logs/ctest.log" | head -20
-  echo "exercises ($variant): $(( $(date +%s) - start )) s"
+  echo "exercises ($variant): judged in $(( $(date +%s) - start )) s"
   summaries+=("$dir/exercise_results")
 done
 
