@@ -47,6 +47,7 @@ foreach(_tool COMPUTE_SANITIZER NCU)
     set(WORKBOOK_${_tool} "")  # the tests that need it skip, saying so
   endif()
 endforeach()
+include(${CMAKE_CURRENT_LIST_DIR}/Exercises.cmake)  # workbook_exercise(): chapters/*/exercises/
 
 # Every test that can skip goes through this: it maps exit 77 to "skipped", and in strict mode
 # tells the test (WORKBOOK_STRICT=1) to fail instead.
