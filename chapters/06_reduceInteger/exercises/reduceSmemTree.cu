@@ -11,7 +11,7 @@
 //
 // Judged: every block sum, exactly (n = 1, 37, 255, 256, 257, 1000003 and more), and
 // compute-sanitizer racecheck and synccheck (a hazard fails even when the sum comes out right).
-// Run: ctest --preset default -R exercise.reduceSmemTree
+// Judge it: ctest --preset default -R exercise.reduceSmemTree
 #define WB_NOT_ATTEMPTED  // delete this line when you start
 
 __global__ void reduceSmemTree(const unsigned* g_idata, unsigned* g_odata, size_t n) {

@@ -13,7 +13,7 @@
 //
 // Judged: every block sum, exactly, on sizes that end inside a block's first or second half;
 // racecheck; the SASS must show shuffles (SHFL) and no local-memory spill.
-// Run: ctest --preset default -R exercise.reduceUnrollShfl
+// Judge it: ctest --preset default -R exercise.reduceUnrollShfl
 #define WB_NOT_ATTEMPTED  // delete this line when you start
 
 __global__ void reduceUnrollShfl(const unsigned* g_idata, unsigned* g_odata, size_t n) {

@@ -12,7 +12,7 @@
 // Judged: every element of every shape, exactly; the chapter's bank model on tile_index (no GPU
 // needed: both the row store and the column load must be 1 wavefront); Nsight Compute's shared
 // bank conflicts of the kernel, which must be 0; racecheck.
-// Run: ctest --preset default -R exercise.transposeSwizzle
+// Judge it: ctest --preset default -R exercise.transposeSwizzle
 #define WB_NOT_ATTEMPTED  // delete this line when you start
 
 __host__ __device__ inline int tile_index(int r, int c) {

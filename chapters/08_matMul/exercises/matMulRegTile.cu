@@ -14,7 +14,7 @@
 //
 // Judged: every element of C, exactly (small-integer inputs), with K not a multiple of TK;
 // racecheck; no local-memory spill in the SASS (the 4 sums live in registers).
-// Run: ctest --preset default -R exercise.matMulRegTile
+// Judge it: ctest --preset default -R exercise.matMulRegTile
 #define WB_NOT_ATTEMPTED  // delete this line when you start
 
 __global__ void matMulRegTile(const float* A, const float* B, float* C, int M, int N, int K) {

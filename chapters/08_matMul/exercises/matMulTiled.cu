@@ -13,7 +13,7 @@
 //
 // Judged: every element of C, exactly (the inputs are small integers, so every sum is exact),
 // for sizes that are not multiples of 16; compute-sanitizer racecheck and synccheck.
-// Run: ctest --preset default -R exercise.matMulTiled
+// Judge it: ctest --preset default -R exercise.matMulTiled
 #define WB_NOT_ATTEMPTED  // delete this line when you start
 
 __global__ void matMulTiled(const float* A, const float* B, float* C, int M, int N, int K) {
