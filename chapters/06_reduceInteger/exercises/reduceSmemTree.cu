@@ -1,4 +1,4 @@
-// Exercise 06.1 — reduceSmemTree: one block's sum through a tree in shared memory.
+// Exercise reduceSmemTree (chapter 06, easy): one block's sum through a tree in shared memory.
 //
 // Task: block b sums g_idata[b * DIM .. b * DIM + DIM - 1] (the elements that exist: n need not be
 // a multiple of DIM) and writes the sum to g_odata[b]. Launch: <<<ceil(n / DIM), DIM>>>, with

@@ -1,4 +1,4 @@
-// Exercise 06.2 — reduceUnrollShfl: unroll by 2, a shared tree down to 64 values, then the last
+// Exercise reduceUnrollShfl (chapter 06, demanding): unroll by 2, a shared tree down to 64 values, then the last
 // warp with shuffles.
 //
 // Task: block b owns the 2 * DIM elements g_idata[b * 2 * DIM .. b * 2 * DIM + 2 * DIM - 1] that

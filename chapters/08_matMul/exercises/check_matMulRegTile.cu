@@ -1,8 +1,7 @@
-// check_matMulRegTile.cu — judges exercise 08.2 (chapters/08_matMul/exercises/matMulRegTile.cu, or
-// the file WB_EXERCISE_FILE names): every element of C, exactly, with K not a multiple of TK.
-// racecheck and the SASS rules (matMulRegTile.sass) are declared in CMakeLists.txt. The time
-// against the chapter's shared-memory MatMulKernel (one element per thread) goes to stderr.
-#include "exercise_check.h"
+// Checker of exercise matMulRegTile (chapter 08): every element of C, exactly, with K not a
+// multiple of TK. racecheck and the SASS rules (matMulRegTile.sass) are declared in CMakeLists.txt.
+// Times the exercise against the chapter's shared-memory MatMulKernel (one element per thread).
+#include "exercise.h"
 [[maybe_unused]] constexpr int TK = 16;
 #include WB_EXERCISE_FILE
 
@@ -24,8 +23,6 @@ __global__ void MatMulKernelSmem(const float* A, const float* B, float* C, int M
 }
 
 #define EX_KERNEL matMulRegTile
-#define EX_NAME "matMulRegTile"
-#define EX_FILE "chapters/08_matMul/exercises/matMulRegTile.cu"
 #define EX_TILE 32
 #define EX_REF MatMulKernelSmem
 #define EX_REF_NAME "MatMulKernel with shared memory (chapter 08)"

@@ -1,8 +1,8 @@
-// check_matMulTiled.cu — judges exercise 08.1 (chapters/08_matMul/exercises/matMulTiled.cu, or the
-// file WB_EXERCISE_FILE names): every element of C, exactly, on shapes that are not multiples of
-// 16. racecheck and synccheck are declared in CMakeLists.txt. The time against the chapter's
-// first MatMulKernel (no shared memory) goes to stderr.
-#include "exercise_check.h"
+// Checker of exercise matMulTiled (chapter 08): every element of C, exactly, on shapes that are
+// not multiples of 16. racecheck and synccheck (CMakeLists.txt) judge the barriers: without the
+// second one the result is usually right. Times the exercise against the chapter's first
+// MatMulKernel (no shared memory). See matmul_check.h.
+#include "exercise.h"
 #define BLOCK_SIZE 16
 #include WB_EXERCISE_FILE
 
@@ -16,8 +16,6 @@ __global__ void MatMulKernelGmem(const float* A, const float* B, float* C, int M
 }
 
 #define EX_KERNEL matMulTiled
-#define EX_NAME "matMulTiled"
-#define EX_FILE "chapters/08_matMul/exercises/matMulTiled.cu"
 #define EX_TILE 16
 #define EX_REF MatMulKernelGmem
 #define EX_REF_NAME "MatMulKernel without shared memory (chapter 08)"

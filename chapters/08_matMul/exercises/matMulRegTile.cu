@@ -1,4 +1,4 @@
-// Exercise 08.2 — matMulRegTile: a 2 x 2 register tile per thread.
+// Exercise matMulRegTile (chapter 08, demanding): a 2 x 2 register tile per thread.
 //
 // Task: the same C = A * B (any M, N, K), but a block of 16 x 16 threads computes a 32 x 32
 // sub-matrix of C, each thread 2 x 2 of its elements, kept in registers for the whole K loop:

@@ -1,4 +1,4 @@
-// Solution of exercise 06.1 (reduceSmemTree): a barrier after the copy and after every step.
+// Solution of exercise reduceSmemTree: a barrier after the copy and after every step.
 __global__ void reduceSmemTree(const unsigned* g_idata, unsigned* g_odata, size_t n) {
   __shared__ unsigned smem[DIM];
   const unsigned tid = threadIdx.x;

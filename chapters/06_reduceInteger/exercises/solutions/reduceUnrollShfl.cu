@@ -1,4 +1,4 @@
-// Solution of exercise 06.2 (reduceUnrollShfl).
+// Solution of exercise reduceUnrollShfl.
 __global__ void reduceUnrollShfl(const unsigned* g_idata, unsigned* g_odata, size_t n) {
   __shared__ unsigned smem[DIM];
   const unsigned tid = threadIdx.x;

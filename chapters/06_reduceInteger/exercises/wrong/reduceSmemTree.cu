@@ -1,4 +1,4 @@
-// A plausible wrong answer to exercise 06.1 (reduceSmemTree): one barrier after the copy, none
+// A plausible wrong answer to exercise reduceSmemTree: one barrier after the copy, none
 // between the steps of the tree. A thread may read smem[tid + s] before the warp that adds into it
 // has finished the previous step. The sum is often right anyway (the warps tend to run in step);
 // racecheck reports the read-after-write hazard every time.

@@ -1,4 +1,4 @@
-// A plausible wrong answer to exercise 06.2 (reduceUnrollShfl): one guard for both loads, as the
+// A plausible wrong answer to exercise reduceUnrollShfl: one guard for both loads, as the
 // book's reduceSmemUnroll has it. In the last block, a thread whose second element lies past n
 // also drops its first: the last block's sum comes out short whenever n is not a multiple of
 // 2 * DIM.

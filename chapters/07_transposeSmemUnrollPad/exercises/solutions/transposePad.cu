@@ -1,4 +1,4 @@
-// Solution of exercise 07.1 (transposePad): one word of padding per row. Element (r, c) is in bank
+// Solution of exercise transposePad: one word of padding per row. Element (r, c) is in bank
 // (33 r + c) % 32 = (r + c) % 32: a column (fixed c, r = 0..31) covers all 32 banks, and a row
 // (fixed r) still does.
 constexpr int kTileWords = 32 * 33;

@@ -1,4 +1,4 @@
-// Solution of exercise 07.2 (transposeSwizzle): column c of row r at position c ^ r. For a fixed
+// Solution of exercise transposeSwizzle: column c of row r at position c ^ r. For a fixed
 // column c, r -> c ^ r is a permutation of 0..31, so the 32 rows of the column sit in 32 banks;
 // for a fixed row it is one too, so the row store stays conflict-free. No word is wasted.
 __host__ __device__ inline int tile_index(int r, int c) { return r * 32 + (c ^ r); }

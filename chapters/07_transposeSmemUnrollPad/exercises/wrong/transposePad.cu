@@ -1,4 +1,4 @@
-// A plausible wrong answer to exercise 07.1 (transposePad): the chapter's PAD = 2 copied to a
+// A plausible wrong answer to exercise transposePad: the chapter's PAD = 2 copied to a
 // 32 x 32 tile. Element (r, c) is in bank (34 r + c) % 32 = (2 r + c) % 32: rows r and r + 16 of a
 // column share a bank, a 2-way conflict. The output is right; the bank model and ncu reject it.
 constexpr int kTileWords = 32 * 34;

@@ -1,4 +1,4 @@
-// A plausible wrong answer to exercise 07.2 (transposeSwizzle): the swizzle uses the row within the
+// A plausible wrong answer to exercise transposeSwizzle: the swizzle uses the row within the
 // block's 8 rows (threadIdx.y, r & 7) instead of the tile row. Rows r, r + 8, r + 16, r + 24 of a
 // column land in one bank: a 4-way conflict. The output is right; the bank model and ncu reject it.
 __host__ __device__ inline int tile_index(int r, int c) { return r * 32 + (c ^ (r & 7)); }

@@ -1,4 +1,4 @@
-// Solution of exercise 08.2 (matMulRegTile): rows ty, ty + 16 and columns tx, tx + 16, so that the
+// Solution of exercise matMulRegTile: rows ty, ty + 16 and columns tx, tx + 16, so that the
 // 16 lanes of a half warp read 16 consecutive words of Bs (no bank conflict) and one broadcast word
 // of As; every tile element outside the matrices is written as 0.
 __global__ void matMulRegTile(const float* A, const float* B, float* C, int M, int N, int K) {

@@ -1,4 +1,4 @@
-// Solution of exercise 08.1 (matMulTiled): the chapter's fixed MatMulKernel on plain pointers.
+// Solution of exercise matMulTiled: the chapter's fixed MatMulKernel on plain pointers.
 __global__ void matMulTiled(const float* A, const float* B, float* C, int M, int N, int K) {
   __shared__ float As[BLOCK_SIZE][BLOCK_SIZE];
   __shared__ float Bs[BLOCK_SIZE][BLOCK_SIZE];

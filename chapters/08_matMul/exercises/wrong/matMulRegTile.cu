@@ -1,4 +1,4 @@
-// A plausible wrong answer to exercise 08.2 (matMulRegTile): only the tile elements inside the
+// A plausible wrong answer to exercise matMulRegTile: only the tile elements inside the
 // matrices are loaded; the others are left as they are. In the last step along K, the columns of
 // As and rows of Bs past K still hold the previous step's values, and their products are added
 // into C: C comes out wrong whenever K is not a multiple of TK (and TK < K).

@@ -1,4 +1,4 @@
-// A plausible wrong answer to exercise 08.1 (matMulTiled): the second barrier is missing. A warp
+// A plausible wrong answer to exercise matMulTiled: the second barrier is missing. A warp
 // that finishes its products first loads the next tiles into As and Bs while slower warps still
 // read the current ones (a write-after-read hazard). The result is usually right, because the
 // warps of a block tend to keep pace; racecheck reports the hazard every time.
