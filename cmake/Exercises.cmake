@@ -19,7 +19,8 @@
 # checker #includes it), and registers (label `exercise`):
 #   exercise.<name>.build   builds ex_<name> (a compile error fails this exercise only; the target
 #                           is EXCLUDE_FROM_ALL in learner mode, so `ctest -L exercise` needs no
-#                           separate build command)
+#                           separate build command); an untouched learner file is not compiled:
+#                           the step reports "not attempted" as a skip
 #   exercise.<name>         tests/exercise_check.py: the checker, the sanitizers, SASS, bank model,
 #                           ncu, in that order (label `gpu` too when it needs one). Untouched
 #                           learner files report as skipped ("not attempted: edit <file>"), even in
@@ -76,14 +77,35 @@ function(workbook_exercise name)
   target_link_libraries(${target} PRIVATE ${EX_LIBRARIES})
   add_dependencies(exercises ${target})
 
+  # The SASS rules read sm_90 machine code: the checker carries it when the build targets sm_90;
+  # otherwise (e.g. "native" on another GPU) an sm_90 object of the same source is built beside it.
+  set(built ${target} workbook_probe)  # the runner asks the probe whether there is a GPU
+  set(sass_binary $<TARGET_FILE:${target}>)
+  if(EX_SASS AND NOT WORKBOOK_SASS_FROM_PROGRAM)
+    add_library(${target}_sm90 OBJECT ${dir}/${EX_CHECKER})
+    set_target_properties(${target}_sm90 PROPERTIES CUDA_ARCHITECTURES 90-real)
+    if(WORKBOOK_EXERCISES STREQUAL "learner")
+      set_target_properties(${target}_sm90 PROPERTIES EXCLUDE_FROM_ALL TRUE)
+    endif()
+    foreach(prop INCLUDE_DIRECTORIES COMPILE_DEFINITIONS COMPILE_OPTIONS)
+      set_property(TARGET ${target}_sm90 PROPERTY ${prop} $<TARGET_PROPERTY:${target},${prop}>)
+    endforeach()
+    list(APPEND built ${target}_sm90)
+    set(sass_binary $<TARGET_OBJECTS:${target}_sm90>)
+    add_dependencies(exercises ${target}_sm90)
+  endif()
+
   # The build step: its own test, so that a learner's compile error fails this exercise alone and
   # shows the compiler's message. One build at a time in a build tree.
+  # An untouched learner file is not compiled: the step says "not attempted" and skips.
   add_test(NAME exercise.${name}.build
-           COMMAND ${CMAKE_COMMAND} --build ${CMAKE_BINARY_DIR} --target ${target} --config $<CONFIG>)
+           COMMAND ${Python3_EXECUTABLE} ${WORKBOOK_EXERCISE_RUNNER} build --mode ${WORKBOOK_EXERCISES}
+                   --file ${file} --learner-file ${learner_rel}
+                   -- ${CMAKE_COMMAND} --build ${CMAKE_BINARY_DIR} --target ${built} --config $<CONFIG>)
   set_tests_properties(exercise.${name}.build PROPERTIES LABELS exercise TIMEOUT 600
-    FIXTURES_SETUP ex_${name}_built RESOURCE_LOCK workbook_build_tree)
+    FIXTURES_SETUP ex_${name}_built RESOURCE_LOCK workbook_build_tree SKIP_RETURN_CODE 77)
 
-  set(args --name ${name} --mode ${WORKBOOK_EXERCISES} --checker $<TARGET_FILE:${target}>
+  set(args --name ${name} --mode ${WORKBOOK_EXERCISES} --checker $<TARGET_FILE:${target}> --file ${file}
            --learner-file ${learner_rel} --repeat ${EX_REPEAT} --probe $<TARGET_FILE:workbook_probe>
            --result ${WORKBOOK_EXERCISE_RESULTS}/${name}.json)
   set(labels exercise gpu)  # the checker always needs a GPU; the CPU checks run without one
@@ -92,13 +114,9 @@ function(workbook_exercise name)
     list(APPEND args --sanitize ${tools} "--sanitizer=${WORKBOOK_COMPUTE_SANITIZER}")
   endif()
   if(EX_SASS)
-    list(APPEND args --sass-rules ${CMAKE_CURRENT_SOURCE_DIR}/${EX_SASS}
+    list(APPEND args --sass-rules ${CMAKE_CURRENT_SOURCE_DIR}/${EX_SASS} --sass-binary ${sass_binary}
          --sass-script ${WORKBOOK_ROOT}/scripts/sass_check.py --nvcc-version ${CMAKE_CUDA_COMPILER_VERSION}
          --cuda-bin ${CUDAToolkit_BIN_DIR} "--cuobjdump=${WORKBOOK_CUOBJDUMP}")
-    if(NOT WORKBOOK_SASS_FROM_PROGRAM)
-      message(STATUS "Workbook: exercise ${name}'s SASS rules need sm_90 code; this build has none, so that check skips")
-      list(APPEND args --sass-unavailable "this build carries no sm_90 machine code (CMAKE_CUDA_ARCHITECTURES=${WORKBOOK_ARCHS_TEXT})")
-    endif()
   endif()
   if(EX_BANK_MODEL)
     list(APPEND args --bank-model)
@@ -113,3 +131,9 @@ function(workbook_exercise name)
   _workbook_skippable(exercise.${name})  # the runner keeps "not attempted" a skip even in strict mode
   set_property(GLOBAL APPEND PROPERTY WORKBOOK_EXERCISE_NAMES ${name})
 endfunction()
+
+# The runner's own verdicts on fake checkers: a wrong answer no check rejects (or rejects only
+# sometimes) fails, an untouched file skips even in strict mode. No GPU, no build.
+add_test(NAME exercise.runner.selftest
+         COMMAND ${Python3_EXECUTABLE} ${WORKBOOK_ROOT}/tests/exercise_check_selftest.py ${WORKBOOK_EXERCISE_RUNNER})
+set_tests_properties(exercise.runner.selftest PROPERTIES LABELS "cpu;exercise" TIMEOUT 120)

@@ -185,7 +185,8 @@ class Checker {
   template <class A, class B>
   void time(A&& exercise, const char* reference_name, B&& reference) {
     if (quick_) return;
-    Timing a = time_cuda(exercise), b = time_cuda(reference);
+    Timing a = time_cuda([&] { exercise(); CUDA_CHECK_LAUNCH(); });
+    Timing b = time_cuda([&] { reference(); CUDA_CHECK_LAUNCH(); });
     std::fprintf(stderr, "time (median of %d): exercise %.2f us, %s %.2f us (%.2fx); never judged\n",
                  a.reps, a.median_ms * 1e3, reference_name, b.median_ms * 1e3,
                  b.median_ms > 0 ? a.median_ms / b.median_ms : 0.0);

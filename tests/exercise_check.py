@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
 """exercise_check.py — judges one exercise (CTest calls it; see cmake/Exercises.cmake).
 
+  build --mode M --file FILE [--learner-file REL] -- CMD...
+        the build step: runs CMD (cmake --build ... --target ex_<name>); in learner mode an untouched
+        FILE (still `#define WB_NOT_ATTEMPTED`) is not compiled and reports "not attempted" (77)
+
   check --name N --mode learner|solutions|wrong --checker BIN --learner-file REL [--repeat R]
+        [--file FILE]
         [--probe PROBE] [--result JSON]
         [--sanitize memcheck,racecheck,... --sanitizer PATH]
-        [--sass-rules FILE --sass-script sass_check.py [--nvcc-version V --cuda-bin DIR
-         --cuobjdump PATH] [--sass-unavailable WHY]]
+        [--sass-rules FILE --sass-script sass_check.py [--sass-binary SM90_FILE --nvcc-version V
+         --cuda-bin DIR --cuobjdump PATH]]
         [--bank-model] [--ncu-bank KERNEL_REGEX --ncu PATH --ncu-util ncu_util.py]
 
 Runs, in order: the checker (exact output against the CPU reference), the checker under each
@@ -39,7 +44,6 @@ import sys
 
 SKIP = 77
 PASS, FAIL, SKIPPED = "pass", "fail", "skip"
-GPU_CHECKS = ("checker", "memcheck", "racecheck", "synccheck", "initcheck", "ncu-bank")
 RACE_SUMMARY = re.compile(r"RACECHECK SUMMARY: (\d+) hazards? displayed \((\d+) errors?, (\d+) warnings?\)")
 ERROR_SUMMARY = re.compile(r"ERROR SUMMARY: (\d+) errors?")
 NCU_METRICS = {
@@ -62,6 +66,8 @@ def run(cmd, timeout=300):
     try:
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
         return p.returncode, text(p.stdout), text(p.stderr)
+    except OSError as e:
+        return 127, "", f"cannot run {cmd[0]}: {e}"
     except subprocess.TimeoutExpired as e:
         return None, text(e.stdout), text(e.stderr) + f"\n(timed out after {timeout} s)"
 
@@ -126,9 +132,7 @@ def check_sanitizer(o, tool):
 
 
 def check_sass(o):
-    if o.sass_unavailable:
-        return Result(SKIPPED, "SASS rules: " + o.sass_unavailable)
-    cmd = [sys.executable, o.sass_script, "--binary", o.checker, "--rules", o.sass_rules]
+    cmd = [sys.executable, o.sass_script, "--binary", o.sass_binary or o.checker, "--rules", o.sass_rules]
     if o.nvcc_version:
         cmd += ["--nvcc-version", o.nvcc_version]
     if o.cuda_bin:
@@ -174,6 +178,8 @@ def check_ncu(o):
     if prof == SKIP:
         return Result(SKIPPED, last_line(said), said)
     if isinstance(prof, int):
+        if "ERR_NVGPUCTRPERM" in said:  # a learner's machine that keeps the counters to admins
+            return Result(SKIPPED, "ncu may not read this GPU's performance counters (ERR_NVGPUCTRPERM)", said)
         return Result(FAIL, "ncu: " + last_line(said), said)
     if not prof.kernels:
         return Result(FAIL, f"ncu profiled no kernel matching '{o.ncu_bank}'", said)
@@ -245,6 +251,10 @@ def cmd_check(o):
         detail = next((r.detail for r in runs if r.status == FAIL), runs[-1].detail)
         print(f"  {name:<11} {st:<5} {detail}{count}")
 
+    timing = [l for l in first[0].output.splitlines() if l.startswith("time (")]
+    if timing:
+        print("  " + timing[0])  # the checker's timing line (stderr): shown, never judged
+
     statuses = {n: status(r) for n, r in results.items()}
     if o.mode == "wrong":
         rejected = [n for n, s in statuses.items() if s == FAIL]
@@ -315,6 +325,33 @@ def write_result(o, verdict, results, rejected_by):
         json.dump(doc, f, indent=1)
 
 
+NOT_ATTEMPTED = re.compile(r"^\s*#\s*define\s+WB_NOT_ATTEMPTED\b", re.M)
+
+
+def untouched(o):
+    """The learner's file still has its WB_NOT_ATTEMPTED line (learner mode only)."""
+    if o.mode != "learner" or not o.file or not os.path.exists(o.file):
+        return False
+    return bool(NOT_ATTEMPTED.search(open(o.file, encoding="utf-8", errors="replace").read()))
+
+
+def not_attempted(o):
+    print(f"SKIPPED: not attempted: edit {o.learner_file or o.file} "
+          "(delete its WB_NOT_ATTEMPTED line and write the TODO)")
+    return SKIP  # even under WORKBOOK_STRICT: the learner's to do
+
+
+def cmd_build(o, cmd):
+    """The build step of one exercise. An untouched learner file is not compiled at all."""
+    if untouched(o):
+        return not_attempted(o)
+    p = subprocess.run(cmd)
+    if p.returncode != 0:
+        print(f"FAIL: {o.learner_file or o.file} does not compile (the compiler's message is above)")
+        return 1
+    return 0
+
+
 def cmd_summary(o):
     files = sorted(glob.glob(os.path.join(o.results, "*.json")))
     lines, problems = [], []
@@ -333,7 +370,9 @@ def cmd_summary(o):
                     problems.append(lines[-1])
         else:
             ran = [n for n, c in checks.items() if c and c[-1]["status"] == PASS]
-            lines.append(f"{d['name']}: {d['mode']} {d['verdict']} ({', '.join(ran) or 'no check ran'})")
+            not_run = [n for n, c in checks.items() if c and c[-1]["status"] == SKIPPED]
+            lines.append(f"{d['name']}: {d['mode']} {d['verdict']}; passed: {', '.join(ran) or 'none'}"
+                         + (f"; could not run: {', '.join(not_run)}" if not_run else ""))
             if d["verdict"] not in ("passed", "skipped", "not-attempted"):
                 problems.append(lines[-1])
         if o.require_cpu_checks:
@@ -370,7 +409,7 @@ def main():
     c.add_argument("--sanitizer", default="")
     c.add_argument("--sass-rules", default="")
     c.add_argument("--sass-script", default="")
-    c.add_argument("--sass-unavailable", default="")
+    c.add_argument("--sass-binary", default="", help="the sm_90 code to read (default: the checker)")
     c.add_argument("--nvcc-version", default="")
     c.add_argument("--cuda-bin", default="")
     c.add_argument("--cuobjdump", default="")
@@ -378,13 +417,23 @@ def main():
     c.add_argument("--ncu-bank", default="")
     c.add_argument("--ncu", default="")
     c.add_argument("--ncu-util", default="")
+    c.add_argument("--file", default="", help="the file compiled in (learner mode: the learner's)")
+    b = sub.add_parser("build")
+    b.add_argument("--mode", required=True, choices=["learner", "solutions", "wrong"])
+    b.add_argument("--file", required=True)
+    b.add_argument("--learner-file", default="")
+    b.add_argument("command", nargs=argparse.REMAINDER)
     s = sub.add_parser("summary")
     s.add_argument("--results", required=True)
     s.add_argument("--log", default="")
     s.add_argument("--expect-mode", default="")
     s.add_argument("--require-cpu-checks", action="store_true")
     o = ap.parse_args()
+    if o.cmd == "build":
+        return cmd_build(o, o.command[1:] if o.command[:1] == ["--"] else o.command)
     if o.cmd == "check":
+        if untouched(o):
+            return not_attempted(o)
         if o.repeat < 1:
             ap.error("--repeat must be at least 1")
         if not os.path.exists(o.checker):

@@ -21,7 +21,7 @@ int main(int argc, char** argv) {
   for (int n : {8, 40, 1000, 4104, 1 << 20}) {
     if (ck.quick() && n > 4104) break;
     std::vector<int> in(n), want(n);
-    for (int i = 0; i < n; ++i) in[i] = 1000003 * (i + 1) % 9973 + i;  // distinct neighbours
+    for (int i = 0; i < n; ++i) in[i] = static_cast<int>(1000003LL * (i + 1) % 9973) + i;  // distinct neighbours
     for (int i = 0; i < n; ++i) want[i] = in[i / 8 * 8 + 3];
     wb::ex::DeviceArray<int> d_in(in), d_out(n);
     const int blocks = (n + kBlock - 1) / kBlock;
