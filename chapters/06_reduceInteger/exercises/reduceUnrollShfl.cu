@@ -1,5 +1,5 @@
-// Exercise reduceUnrollShfl (chapter 06, demanding): unroll by 2, a shared tree down to 64 values, then the last
-// warp with shuffles.
+// Exercise reduceUnrollShfl (chapter 06, demanding): unroll by 2, a shared tree down to 64
+// values, then the last warp with shuffles.
 //
 // Task: block b owns the 2 * DIM elements g_idata[b * 2 * DIM .. b * 2 * DIM + 2 * DIM - 1] that
 // exist (n is any size) and writes their sum to g_odata[b]. Launch: <<<ceil(n / (2 * DIM)), DIM>>>,

@@ -1,4 +1,5 @@
-// Exercise transposePad (chapter 07, easy): a 32 x 32 tile whose column read is conflict-free, by padding.
+// Exercise transposePad (chapter 07, easy): a 32 x 32 tile whose column read is conflict-free,
+// by padding.
 //
 // Task: out (cols x rows) = transpose of in (rows x cols), row-major floats, any shape. A block of
 // 32 x 8 threads moves one 32 x 32 tile: it reads 32 rows of 32 consecutive floats of `in` (each

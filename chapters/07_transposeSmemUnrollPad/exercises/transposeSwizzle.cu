@@ -1,4 +1,5 @@
-// Exercise transposeSwizzle (chapter 07, demanding): a conflict-free transpose tile without padding (xor swizzle).
+// Exercise transposeSwizzle (chapter 07, demanding): a conflict-free transpose tile without
+// padding (an xor swizzle).
 //
 // Task: the transpose of exercise (32 x 32 tile, block 32 x 8, any shape, same launch), but
 // the tile is exactly kTileWords = 32 * 32 floats (defined by the checker): no padding word. Keep

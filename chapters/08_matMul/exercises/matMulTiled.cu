@@ -1,4 +1,5 @@
-// Exercise matMulTiled (chapter 08, easy): the Programming Guide's shared-memory matrix multiply, any size.
+// Exercise matMulTiled (chapter 08, easy): the Programming Guide's shared-memory matrix multiply,
+// any size.
 //
 // Task: C (M x N) = A (M x K) * B (K x N), row-major floats. A block of BLOCK_SIZE x BLOCK_SIZE
 // threads (BLOCK_SIZE = 16, defined by the checker) computes one BLOCK_SIZE x BLOCK_SIZE sub-matrix

@@ -1,8 +1,9 @@
 // matmul_check.h — the body of both chapter 08 exercise checkers (check_matMulTiled.cu and
 // check_matMulRegTile.cu). The including file defines EX_KERNEL, EX_TILE (the side of C a block
 // of 16 x 16 threads computes), and the reference kernel EX_REF with its name EX_REF_NAME and its
-// tile EX_REF_TILE, then includes this. Inputs are small integers (-3..3), so every product and every sum of up to a few
-// hundred of them is an exact float: the comparison is exact, whatever the order of the additions.
+// tile EX_REF_TILE, then includes this. Inputs are small integers (-3..3), so every product and
+// every sum of a few hundred of them is an exact float: the comparison is exact, whatever the
+// order of the additions.
 #pragma once
 
 #include <string>
