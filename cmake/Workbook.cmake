@@ -80,6 +80,7 @@ foreach(_tool COMPUTE_SANITIZER NCU)
     set(WORKBOOK_${_tool} "")  # the tests that need it skip, saying so
   endif()
 endforeach()
+include(${CMAKE_CURRENT_LIST_DIR}/Exercises.cmake)  # workbook_exercise(): chapters/*/exercises/
 
 # At the end of each directory that registers tests through these functions: every test of the
 # directory without RESOURCE_GROUPS takes one cpu slot; ncu tests run alone; long tests get a COST

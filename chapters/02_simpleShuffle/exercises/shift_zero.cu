@@ -1,0 +1,18 @@
+// Exercise shift_zero (chapter 02, demanding): shift down within sub-groups, zeros shifted in.
+//
+// Task: split each warp into sub-groups of `width` lanes (4, 8, 16 or 32). Lane j of a sub-group
+// receives the element `delta` lanes above it in the same sub-group, and 0 when there is none:
+//   out[i] = (j + delta < width && i + delta < n) ? in[i + delta] : 0,   j = lane % width,
+// with 1 <= delta < width. n is any size (the checker tries 1, 31, 100, 1000, 4099 with
+// 128-thread blocks): the last warp is partial.
+//
+// Hint: __shfl_down_sync moves data the right way, but what does a lane receive when lane j + delta
+// is outside its sub-group (chapter 01, rule 4; the chapter's `shfl down` line ends 14 15 14 15)?
+// The lanes past n must still execute the shuffle: give them a value that makes the answer right.
+//
+// Judge it: ctest --preset default -R exercise.shift_zero
+#define WB_NOT_ATTEMPTED  // delete this line when you start
+
+__global__ void shift_zero(const int* in, int* out, int n, int delta, int width) {
+  // TODO
+}

@@ -1,0 +1,16 @@
+// Solution of exercise tile_swizzle_double (chapter 05): column col ^ (row % 16). A half-warp's
+// column read (16 consecutive rows) then touches 16 different slots of one aligned group of 16
+// doubles: 16 distinct bank pairs. A row store is still a permutation of the row's 32 slots.
+constexpr int kTileDoubles = 32 * 32;
+
+__host__ __device__ inline int tile_index(int row, int col) { return row * 32 + (col ^ (row & 15)); }
+
+// Given: one 32x32 block per tile. Warp y stores logical row y (lane x = column x) and loads
+// logical column y (lane x = row x), so out holds each tile transposed.
+__global__ void transposeTileDouble(const double* in, double* out) {
+  __shared__ double tile[kTileDoubles];
+  const size_t base = size_t(blockIdx.x) * 32 * 32;
+  tile[tile_index(threadIdx.y, threadIdx.x)] = in[base + threadIdx.y * 32 + threadIdx.x];
+  __syncthreads();
+  out[base + threadIdx.y * 32 + threadIdx.x] = tile[tile_index(threadIdx.x, threadIdx.y)];
+}

@@ -1,0 +1,35 @@
+// Exercise tile_swizzle_double (chapter 05, demanding): the same conflict-free 32x32 tile of
+// doubles, without a single double of padding.
+//
+// Task: as in tile_pad_double, the kernel below (given) stores rows and loads columns of a 32x32
+// tile of doubles. This time the tile is exactly 32 * 32 doubles (kTileDoubles must stay 1024):
+// write tile_index(row, col) as an XOR swizzle, which permutes the columns within each row
+// differently from row to row, so that row stores and column loads are both conflict-free and
+// every element keeps its own slot. Judged like tile_pad_double: output, bank model
+// (`ex_tile_swizzle_double --bank-model`), and Nsight Compute's counters where present.
+//
+// Hint: keep the row, move the column: row * 32 + (col ^ f(row)). For any f, a row stays one
+// permutation of its 32 slots, so row stores are as good as unswizzled. For the column loads, list
+// the 16 rows of a half-warp and ask which bank pair each lands on: f must give 16 different
+// values across those rows.
+//
+// Judge it: ctest --preset default -R exercise.tile_swizzle_double
+#define WB_NOT_ATTEMPTED  // delete this line when you start
+
+constexpr int kTileDoubles = 32 * 32;  // no padding
+
+// Logical element (row, col) of the 32x32 tile -> its index in tile[kTileDoubles].
+__host__ __device__ inline int tile_index(int row, int col) {
+  // TODO
+  return row * 32 + col;
+}
+
+// Given: one 32x32 block per tile. Warp y stores logical row y (lane x = column x) and loads
+// logical column y (lane x = row x), so out holds each tile transposed.
+__global__ void transposeTileDouble(const double* in, double* out) {
+  __shared__ double tile[kTileDoubles];
+  const size_t base = size_t(blockIdx.x) * 32 * 32;
+  tile[tile_index(threadIdx.y, threadIdx.x)] = in[base + threadIdx.y * 32 + threadIdx.x];
+  __syncthreads();
+  out[base + threadIdx.y * 32 + threadIdx.x] = tile[tile_index(threadIdx.x, threadIdx.y)];
+}

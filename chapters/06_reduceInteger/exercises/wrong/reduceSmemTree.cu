@@ -1,0 +1,15 @@
+// A plausible wrong answer to exercise reduceSmemTree: one barrier after the copy, none
+// between the steps of the tree. A thread may read smem[tid + s] before the warp that adds into it
+// has finished the previous step. The sum is often right anyway (the warps tend to run in step);
+// racecheck reports the read-after-write hazard every time.
+__global__ void reduceSmemTree(const unsigned* g_idata, unsigned* g_odata, size_t n) {
+  __shared__ unsigned smem[DIM];
+  const unsigned tid = threadIdx.x;
+  const size_t idx = blockIdx.x * size_t(DIM) + tid;
+  smem[tid] = idx < n ? g_idata[idx] : 0u;
+  __syncthreads();
+  for (unsigned s = DIM / 2; s > 0; s /= 2) {
+    if (tid < s) smem[tid] += smem[tid + s];
+  }
+  if (tid == 0) g_odata[blockIdx.x] = smem[0];
+}

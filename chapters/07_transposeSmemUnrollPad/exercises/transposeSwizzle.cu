@@ -1,0 +1,25 @@
+// Exercise transposeSwizzle (chapter 07, demanding): a conflict-free transpose tile without
+// padding (an xor swizzle).
+//
+// Task: the transpose of exercise (32 x 32 tile, block 32 x 8, any shape, same launch), but
+// the tile is exactly kTileWords = 32 * 32 floats (defined by the checker): no padding word. Keep
+// each tile row in its own 32 words and permute the columns within the row, differently for each
+// row, so that the 32 elements of any column fall in 32 different banks. Write
+//   tile_index(r, c)    where element (r, c) of the tile lives (host and device), in [0, 1024);
+//   transposeSwizzle    the kernel, accessing the tile only as tile[tile_index(r, c)].
+// Hint: within row r, put column c at position c ^ r (xor). For a fixed c, is r -> c ^ r one to
+// one over r = 0..31? And for a fixed r, c -> c ^ r? (Those are the column read and the row store.)
+//
+// Judged: every element of every shape, exactly; the chapter's bank model on tile_index (no GPU
+// needed: both the row store and the column load must be 1 wavefront); Nsight Compute's shared
+// bank conflicts of the kernel, which must be 0; racecheck.
+// Judge it: ctest --preset default -R exercise.transposeSwizzle
+#define WB_NOT_ATTEMPTED  // delete this line when you start
+
+__host__ __device__ inline int tile_index(int r, int c) {
+  return r * 32 + c;  // TODO: swizzle
+}
+
+__global__ void transposeSwizzle(float* out, const float* in, int rows, int cols) {
+  // TODO
+}

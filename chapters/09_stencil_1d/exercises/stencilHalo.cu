@@ -1,0 +1,22 @@
+// Exercise stencilHalo (chapter 09, easy): a shared tile with its halo, one tile per block.
+//
+// Task: out[i] = sum over k = 1..RADIUS of coef[k] * (in[i + k] - in[i - k]) for 0 <= i < N, the
+// chapter's stencil. As in the chapter, `in` is valid on [-RADIUS, N + RADIUS): RADIUS samples of
+// halo on each side. RADIUS = 4, BDIM = 128 and `__constant__ float coef[RADIUS + 1]` are defined
+// by the checker. Launch: <<<ceil(N / BDIM), BDIM>>>; N is not a multiple of BDIM. Block b stages
+// in[b * BDIM - RADIUS .. b * BDIM + BDIM + RADIUS) in __shared__ float smem[BDIM + 2 * RADIUS]
+// (thread t's own element at smem[t + RADIUS], the first RADIUS threads also one halo element on
+// each side), waits, and each thread whose i < N computes its output from the tile.
+//
+// Hint: in the last block, which elements of the tile exist, and which threads are there to load
+// them? A thread with i >= N has no output, but it may still have an element to load.
+//
+// Judged: every output, exactly (integer samples and coefficients), for N = 1 .. 1000003;
+// shared memory is filled with NaN before each launch, so a tile element nobody loads shows;
+// racecheck and synccheck.
+// Judge it: ctest --preset default -R exercise.stencilHalo
+#define WB_NOT_ATTEMPTED  // delete this line when you start
+
+__global__ void stencilHalo(const float* in, float* out, int N) {
+  // TODO
+}

@@ -1,0 +1,22 @@
+// Exercise stencilRadius (chapter 09, demanding): any radius, any block size.
+//
+// Task: the stencil of exercise stencilHalo, out[i] = sum over k = 1..R of coef[k] * (in[i + k] -
+// in[i - k]), `in` valid on [-R, N + R), but R is a template parameter (the checker tries 1, 4, 16
+// and 40) and the block size is blockDim.x (32 or 128): R can be larger than the block. The tile
+// is dynamic shared memory, `extern __shared__ float tile[]`, of blockDim.x + 2 * R floats, sized
+// by the checker at launch; `__constant__ float coef[kMaxRadius + 1]` is defined by the checker.
+// Launch: <<<ceil(N / blockDim.x), blockDim.x, (blockDim.x + 2 * R) * 4>>>.
+//
+// Hint: the chapter's "the first RADIUS threads load one halo element on each side" needs
+// RADIUS <= blockDim.x. Let the block's threads stride over the whole tile instead, loading every
+// element that lies in [-R, N + R).
+//
+// Judged: every output, exactly, for each R and block size, on N that are not multiples of the
+// block; shared memory is filled with NaN before each launch; racecheck and synccheck.
+// Judge it: ctest --preset default -R exercise.stencilRadius
+#define WB_NOT_ATTEMPTED  // delete this line when you start
+
+template <int R>
+__global__ void stencilRadius(const float* in, float* out, int N) {
+  // TODO
+}

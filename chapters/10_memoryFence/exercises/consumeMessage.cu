@@ -1,0 +1,26 @@
+// Exercise consumeMessage (chapter 10, demanding): receive another block's data, with the right
+// ordering on the reading side.
+//
+// Task: two blocks of one (cooperative) launch. The producer block writes n ints to data[], then
+// (thread 0) fences at device scope and sets *flag = round. Every thread of the consumer block
+// calls consumeMessage(data, out, n, flag, round), which must wait until *flag == round, then copy
+// data[i] to out[i] for i = threadIdx.x, threadIdx.x + blockDim.x, ... < n. The producer's side is
+// correct (the checker's); yours is the other half: nothing may be read from data[] before the
+// flag is seen, and what is read after must be the producer's values.
+//
+// Hint: the producer's fence orders its stores; the consumer needs its own ordering after seeing
+// the flag (an acquire), or its loads of data[] may be served from before (this SM's L1 can hold
+// the previous round's data: the checker reads it there on purpose). Read the flag so that the
+// compiler re-reads it on every iteration: cuda::atomic_ref, or a volatile pointer.
+//
+// Judged: every value of every round, over several launches of 64 rounds; and the SASS of your
+// function (consumeMessage.sass): an acquire (the L1 invalidation CCTL.IVALL that an acquire load
+// or __threadfence() makes) in it. The values alone may pass by luck; the SASS decides.
+// Judge it: ctest --preset default -R exercise.consumeMessage
+#define WB_NOT_ATTEMPTED  // delete this line when you start
+
+#include <cuda/atomic>
+
+__device__ void consumeMessage(const int* data, int* out, int n, int* flag, int round) {
+  // TODO
+}

@@ -1,0 +1,23 @@
+// Checker of exercise histPacked16 (chapter 11): every bin, exactly, on uniform inputs (an even and
+// an odd number of bins) and hot inputs that make one block's 16-bit counters wrap many times: one
+// even bin, one odd bin, two neighbouring bins (the carry of the low half into a high half that
+// may itself be at 65535). 8 blocks, so each counts about 2^17 values per input. racecheck is
+// declared in CMakeLists.txt. Times the exercise against the chapter's smem_private (32-bit
+// counters) on the last input.
+#include <algorithm>
+
+#include "exercise.h"
+#include WB_EXERCISE_FILE
+
+#define EX_KERNEL histPacked16
+#define EX_SMEM_BYTES(nbins) (size_t((nbins) + 1) / 2 * sizeof(unsigned))
+#define EX_FIXED_GRID 8
+#include "hist_check.h"
+
+int main(int argc, char** argv) {
+  const size_t big = (size_t(1) << 20) + 3;
+  return run_checker(argc, argv,
+                     {{1000, 37, kUniform, 0},        {999, 100003, kUniform, 0},      {1000, 4096, kHotBin, 10},
+                      {1000, big, kHotBin, 10},       {1000, big, kHotBin, 11},        {999, big, kHotBin, 998},
+                      {1000, big, kTwoNeighbours, 4}, {8192, big * 4, kTwoNeighbours, 100}});
+}
