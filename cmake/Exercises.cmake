@@ -128,6 +128,9 @@ function(workbook_exercise name)
   add_test(NAME exercise.${name} COMMAND ${Python3_EXECUTABLE} ${WORKBOOK_EXERCISE_RUNNER} check ${args})
   set_tests_properties(exercise.${name} PROPERTIES LABELS "${labels}" TIMEOUT 900
     FIXTURES_REQUIRED ex_${name}_built)
+  if(EX_NCU_BANK)  # one profiler at a time on the GPU
+    set_tests_properties(exercise.${name} PROPERTIES RESOURCE_LOCK workbook_gpu_counters)
+  endif()
   _workbook_skippable(exercise.${name})  # the runner keeps "not attempted" a skip even in strict mode
   set_property(GLOBAL APPEND PROPERTY WORKBOOK_EXERCISE_NAMES ${name})
 endfunction()

@@ -150,9 +150,10 @@ def check_sass(o):
 def check_bank_model(o):
     rc, out, err = run([o.checker, "--bank-model"], timeout=60)
     both = out + err
+    lines = out.splitlines()
+    model = next((l for l in lines if "extra" in l), "") or next((l for l in lines if l.startswith("bank model")), "")
     if rc == 0:
-        return Result(PASS, last_line(out, ("bank model",)), both)
-    model = next((l for l in out.splitlines() if l.startswith("bank model")), "")
+        return Result(PASS, model or last_line(out, ("PASS",)), both)
     return Result(FAIL, (model or last_line(both)), both)
 
 
