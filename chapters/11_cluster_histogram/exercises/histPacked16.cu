@@ -18,6 +18,7 @@
 //
 // Judged: every bin, exactly (unsigned counts), on uniform inputs and hot inputs (one even bin,
 // one odd bin, two neighbouring bins) with n = 37 .. 2^22 + 12; racecheck.
+// The SASS rules in histPacked16.sass hold too (the instructions the lesson is about, no spill).
 // Judge it: ctest --preset default -R exercise.histPacked16
 #define WB_NOT_ATTEMPTED  // delete this line when you start
 
