@@ -10,7 +10,8 @@
 // thread of the block have passed between the two steps?
 //
 // Judged: every block sum, exactly (n = 1, 37, 255, 256, 257, 1000003 and more), and
-// compute-sanitizer racecheck and synccheck (a hazard fails even when the sum comes out right).
+// compute-sanitizer racecheck and synccheck (a hazard fails even when the sum comes out right);
+// the SASS (reduceSmemTree.sass): shared stores and loads, a barrier, no spill.
 // Judge it: ctest --preset default -R exercise.reduceSmemTree
 #define WB_NOT_ATTEMPTED  // delete this line when you start
 

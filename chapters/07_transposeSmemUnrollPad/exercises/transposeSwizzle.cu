@@ -13,6 +13,7 @@
 // Judged: every element of every shape, exactly; the chapter's bank model on tile_index (no GPU
 // needed: both the row store and the column load must be 1 wavefront); Nsight Compute's shared
 // bank conflicts of the kernel, which must be 0; racecheck.
+// The SASS rules in transposeSwizzle.sass hold too (the instructions the lesson is about, no spill).
 // Judge it: ctest --preset default -R exercise.transposeSwizzle
 #define WB_NOT_ATTEMPTED  // delete this line when you start
 

@@ -1,6 +1,6 @@
 // Checker of exercise matMulTiled (chapter 08): every element of C, exactly, on shapes that are
 // not multiples of 16. racecheck and synccheck (CMakeLists.txt) judge the barriers: without the
-// second one the result is usually right. Times the exercise against the chapter's first
+// second one the result can come out right. Times the exercise against the chapter's first
 // MatMulKernel (no shared memory). See matmul_check.h.
 #include "exercise.h"
 #define BLOCK_SIZE 16

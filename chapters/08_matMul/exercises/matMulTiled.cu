@@ -13,7 +13,8 @@
 // iteration, when a fast warp starts overwriting As and Bs?
 //
 // Judged: every element of C, exactly (the inputs are small integers, so every sum is exact),
-// for sizes that are not multiples of 16; compute-sanitizer racecheck and synccheck.
+// for sizes that are not multiples of 16; compute-sanitizer racecheck and synccheck; the SASS
+// (matMulTiled.sass): shared stores and loads, two barriers, no spill.
 // Judge it: ctest --preset default -R exercise.matMulTiled
 #define WB_NOT_ATTEMPTED  // delete this line when you start
 

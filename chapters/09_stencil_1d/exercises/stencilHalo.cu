@@ -14,6 +14,7 @@
 // Judged: every output, exactly (integer samples and coefficients), for N = 1 .. 1000003;
 // shared memory is filled with NaN before each launch, so a tile element nobody loads shows;
 // racecheck and synccheck.
+// The SASS rules in stencilHalo.sass hold too (the instructions the lesson is about, no spill).
 // Judge it: ctest --preset default -R exercise.stencilHalo
 #define WB_NOT_ATTEMPTED  // delete this line when you start
 

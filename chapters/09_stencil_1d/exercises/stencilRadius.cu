@@ -13,6 +13,7 @@
 //
 // Judged: every output, exactly, for each R and block size, on N that are not multiples of the
 // block; shared memory is filled with NaN before each launch; racecheck and synccheck.
+// The SASS rules in stencilRadius.sass hold too (the instructions the lesson is about, no spill).
 // Judge it: ctest --preset default -R exercise.stencilRadius
 #define WB_NOT_ATTEMPTED  // delete this line when you start
 

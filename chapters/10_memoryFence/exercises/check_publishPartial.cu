@@ -1,6 +1,6 @@
 // Checker of exercise publishPartial (chapter 10): the chapter's one-pass sum with the exercise's
 // publishing step, exactly, over many launches and grid sizes (a wrong value would mean a partial
-// read before it landed, or a wrong "last" verdict). A missing fence almost never changes the sum:
+// read before it landed, or a wrong "last" verdict). A missing fence need not change the sum:
 // the SASS rules (publishPartial.sass) on publishOnly, a kernel that is nothing but the exercise's
 // function, decide. Times the sum against the chapter's two-pass sum (no fence, two launches).
 #include <cuda/atomic>

@@ -10,12 +10,14 @@
 //
 // Hint: the producer's fence orders its stores; the consumer needs its own ordering after seeing
 // the flag (an acquire), or its loads of data[] may be served from before (this SM's L1 can hold
-// the previous round's data: the checker reads it there on purpose). Read the flag so that the
-// compiler re-reads it on every iteration: cuda::atomic_ref, or a volatile pointer.
+// the previous round's data: the checker reads it there on purpose). Read the flag with a load
+// that the compiler repeats on every iteration (cuda::atomic_ref's load, or a volatile pointer; not
+// a read-modify-write), and data[] with plain loads.
 //
 // Judged: every value of every round, over several launches of 64 rounds; and the SASS of your
 // function (consumeMessage.sass): an acquire (the L1 invalidation CCTL.IVALL that an acquire load
-// or __threadfence() makes) in it. The values alone may pass by luck; the SASS decides.
+// or __threadfence() makes) after the flag's loads and before the loads of data[]. The values alone
+// may pass by luck; the SASS decides.
 // Judge it: ctest --preset default -R exercise.consumeMessage
 #define WB_NOT_ATTEMPTED  // delete this line when you start
 

@@ -11,11 +11,12 @@
 // no fence after the atomic (the SASS rule wants every fence of your function before it).
 //
 // Hint: step 2 is one line, and the chapter's whole subject: which fence, at which scope? Without
-// it the sum still comes out right almost every time, so the checker does not rely on the sum.
+// it the sum can still come out right, so the checker does not rely on the sum.
 //
 // Judged: the sum, exactly, over many launches with thousands of blocks; and the SASS of your
-// function (publishPartial.sass): a device- or system-scope fence (MEMBAR) before the ticket's
-// atomic, and no block-scope fence. The sum alone cannot catch a missing fence; the SASS can.
+// function (publishPartial.sass): the partial's store, then a device- or system-scope fence
+// (MEMBAR), then the ticket's atomic, and no block-scope fence. The sum alone cannot catch a
+// missing fence; the SASS can.
 // Judge it: ctest --preset default -R exercise.publishPartial
 #define WB_NOT_ATTEMPTED  // delete this line when you start
 

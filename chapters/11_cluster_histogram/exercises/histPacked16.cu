@@ -5,7 +5,7 @@
 // shared memory. The shared histogram is extern __shared__ unsigned hist[], (nbins + 1) / 2 words
 // (sized by the checker). Count with atomicAdd(&hist[b / 2], 1u << (16 * (b % 2))), which returns
 // the word before the add. A block may count far more than 65535 values into one bin (the checker
-// uses hot inputs, with 8 blocks for 2^20 values): when an add takes a counter from 65535 to 0,
+// uses hot inputs, with 8 blocks for 2^20 or more values): when an add takes a counter from 65535 to 0,
 // add the 65536 it lost to the global bins[b] at once, and undo what the carry did to the next
 // counter of the word (when b is even, the high half got +1, and if it was 65535 itself it wrapped
 // to 0 as well). At the end, add each counter to bins[b]. Every value of input[0, n) is a bin in
@@ -17,7 +17,8 @@
 // what it will report: add 65535 to its global bin; otherwise subtract the 1 it gained).
 //
 // Judged: every bin, exactly (unsigned counts), on uniform inputs and hot inputs (one even bin,
-// one odd bin, two neighbouring bins) with n = 37 .. 2^20 + 3; racecheck.
+// one odd bin, two neighbouring bins) with n = 37 .. 2^22 + 12; racecheck.
+// The SASS rules in histPacked16.sass hold too (the instructions the lesson is about, no spill).
 // Judge it: ctest --preset default -R exercise.histPacked16
 #define WB_NOT_ATTEMPTED  // delete this line when you start
 

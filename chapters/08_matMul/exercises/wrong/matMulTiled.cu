@@ -1,7 +1,7 @@
 // A plausible wrong answer to exercise matMulTiled: the second barrier is missing. A warp
 // that finishes its products first loads the next tiles into As and Bs while slower warps still
-// read the current ones (a write-after-read hazard). The result is usually right, because the
-// warps of a block tend to keep pace; racecheck reports the hazard every time.
+// read the current ones (a write-after-read hazard). The result can come out right anyway (when
+// the warps of a block happen to keep pace); racecheck reports the hazard whatever the result.
 __global__ void matMulTiled(const float* A, const float* B, float* C, int M, int N, int K) {
   __shared__ float As[BLOCK_SIZE][BLOCK_SIZE];
   __shared__ float Bs[BLOCK_SIZE][BLOCK_SIZE];
