@@ -4,7 +4,7 @@
 // exchanges), with one warp on an SM and with the SM full.
 //
 // Run:    ./build/bin/shfl_vs_smem                  (quick: every kernel once, values checked)
-//         ./build/bin/shfl_vs_smem --bench [--reps 11] [--csv-dir DIR]
+//         ./build/bin/shfl_vs_smem --bench [--reps 21] [--csv-dir DIR]
 //             the table to stderr; with --csv-dir, DIR/<gpu>/shfl_vs_smem.csv
 // Build without CMake, in this folder:
 //   nvcc -std=c++17 -O3 -arch=native -I../../common -o shfl_vs_smem shfl_vs_smem.cu
@@ -169,7 +169,7 @@ int main(int argc, char** argv) {
                 "usage: shfl_vs_smem [--bench [--reps R] [--csv-dir DIR]]\n"
                 "  without --bench: every kernel runs a short chain once and its values are checked");
   const bool bench = args.flag("--bench");
-  const int reps = static_cast<int>(args.count("--reps", 11, 1, 1000));
+  const int reps = static_cast<int>(args.count("--reps", 21, 1, 1000));
   const std::string csv_dir = args.out_dir("--csv-dir");
   args.only_with("--bench", {"--reps", "--csv-dir"});
   args.finish();

@@ -3,7 +3,7 @@
 // how large the SM's constant cache is, from the time per read as the footprint grows.
 //
 // Run:    ./build/bin/constant_divergence               (quick: every kernel once, values checked)
-//         ./build/bin/constant_divergence --bench [--reps 11] [--csv-dir DIR]
+//         ./build/bin/constant_divergence --bench [--reps 21] [--csv-dir DIR]
 //             the table to stderr; with --csv-dir, DIR/<gpu>/constant_divergence.csv
 // Build without CMake, in this folder:
 //   nvcc -std=c++17 -O3 -arch=native -I../../common -o constant_divergence constant_divergence.cu
@@ -131,7 +131,7 @@ int main(int argc, char** argv) {
                 "usage: constant_divergence [--bench [--reps R] [--csv-dir DIR]]\n"
                 "  without --bench: every kernel runs a short chase once and its result is checked");
   const bool bench = args.flag("--bench");
-  const int reps = static_cast<int>(args.count("--reps", 11, 1, 1000));
+  const int reps = static_cast<int>(args.count("--reps", 21, 1, 1000));
   const std::string csv_dir = args.out_dir("--csv-dir");
   args.only_with("--bench", {"--reps", "--csv-dir"});
   args.finish();
