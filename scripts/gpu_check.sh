@@ -9,9 +9,10 @@
 #   record   re-record the golden files with update_expected (also when RECORD=1)
 #   ctest    the full ctest through the test preset (parallel, ncu tests alone), sanitizer, ncu and
 #            sass labels included; strict: a skip fails. Not needed after test_command, which ran it.
-#   serial_vs_parallel  rerun the gpu and ncu tests one at a time (ctest -j1) and compare with the
-#            parallel run before it (test_command or ctest): every test's result, and every cell of
-#            the Nsight Compute CSVs the ncu tests wrote (build/ncu/): res/serial_vs_parallel.txt
+#   serial_vs_parallel  rerun the gpu tests one at a time (ctest -j1) and compare with the parallel
+#            run before it (test_command or ctest): every test's result, and every cell of the
+#            Nsight Compute CSVs (build/ncu/; only with SERIAL_LABELS='^(gpu|ncu)$', since the ncu
+#            tests already run alone in the parallel run): res/serial_vs_parallel.txt
 #   old_arch build every program with -DCMAKE_CUDA_ARCHITECTURES=75-virtual (PTX only, compiled by
 #            the driver at load) into build-old/ and run each as its golden test does: one line per
 #            program in res/old_arch.log, rc=0 with stdout equal to its golden file, or rc=77 (the
@@ -130,7 +131,9 @@ if has serial_vs_parallel; then
   cp -r build/ncu "$RES/ncu_parallel" 2>/dev/null || mkdir -p "$RES/ncu_parallel"
   cp build/ctest-junit.xml "$RES/parallel-junit.xml" 2>/dev/null
   start=$(date +%s)
-  ctest --test-dir build -L '^(gpu|ncu)$' -j 1 --output-on-failure --output-junit "$RES/serial-junit.xml" \
+  # The gpu tests only: the ncu tests already run alone in the parallel run (RUN_SERIAL), so a serial
+  # rerun of them would compare two runs made the same way. SERIAL_LABELS='^(gpu|ncu)$' reruns both.
+  ctest --test-dir build -L "${SERIAL_LABELS:-^gpu$}" -j 1 --output-on-failure --output-junit "$RES/serial-junit.xml" \
     > "$RES/ctest_serial.log" 2>&1 || rc=1
   echo "serial gpu+ncu tests: $(( $(date +%s) - start )) s"
   cp -r build/ncu "$RES/ncu_serial" 2>/dev/null || mkdir -p "$RES/ncu_serial"
