@@ -73,6 +73,20 @@ with tempfile.TemporaryDirectory() as d:
          nogpu_base + ["--mode", "solutions", "--checker", nogpu_bank_bad], env={"WORKBOOK_STRICT": "1"})
     case("without a GPU, a learner's bank conflict fails", 1,
          nogpu_base + ["--mode", "learner", "--checker", nogpu_bank_bad, "--bank-model"], want_text="bank model")
+    # A fake compute-sanitizer: runs the checker (the argument before --quick) and reports no error,
+    # or (hazard_sanitizer) one error with exit 86.
+    clean_san = fake(d, "clean_sanitizer", 'for a; do prev=$cur; cur=$a; done; "$prev" --quick; rc=$?; '
+                                           'echo "========= ERROR SUMMARY: 0 errors"; exit $rc')
+    hazard_san = fake(d, "hazard_sanitizer", 'echo "========= Invalid __global__ read of size 4"; '
+                                             'echo "========= ERROR SUMMARY: 1 error"; exit 86')
+    case("a sanitizer is not credited with the checker's rejection", 0,
+         base + ["--mode", "wrong", "--checker", fails, "--sanitize", "memcheck", "--sanitizer", clean_san],
+         want_text="rejected by checker (every run)")
+    case("a sanitizer's hazard rejects a wrong answer whose values are right", 0,
+         base + ["--mode", "wrong", "--checker", passes, "--sanitize", "memcheck", "--sanitizer", hazard_san],
+         want_text="rejected by memcheck")
+    case("a sanitizer's hazard fails a solution", 1,
+         base + ["--mode", "solutions", "--checker", passes, "--sanitize", "memcheck", "--sanitizer", hazard_san])
     learner = os.path.join(d, "e.cu")
     with open(learner, "w") as f:
         f.write("// task\n#define WB_NOT_ATTEMPTED  // delete this line when you start\n")
