@@ -18,6 +18,8 @@
 #            program in res/old_arch.log, rc=0 with stdout equal to its golden file, or rc=77 (the
 #            program refuses an image below its floor); any other outcome fails the step
 #   bench    the workbook run: every chapter's --bench, timing CSVs, figures
+#   exercises  every exercise's solution must pass and every wrong answer be rejected
+#            (scripts/exercise_modes.sh gpu): res/exercises.log
 #   extras   every chapters/*/gpu_extras.sh <build_dir> <results_dir> <log_dir>: counters and
 #            demonstrations that are not tests (chapter 05's and 07's shared-memory wavefronts,
 #            06's and 08's global traffic under ncu, 09's race demo under compute-sanitizer)
@@ -53,7 +55,7 @@ cd "$(dirname "$0")/.."
 } > "$RES/env.txt" 2>&1
 cat "$RES/env.txt"
 
-STEPS=${STEPS:-test_command record serial_vs_parallel old_arch bench extras}
+STEPS=${STEPS:-test_command record serial_vs_parallel old_arch bench extras exercises}
 [ "${RECORD:-0}" = 1 ] || STEPS=${STEPS/record/}
 has() { [[ " $STEPS " == *" $1 "* ]]; }
 rc=0
@@ -184,7 +186,18 @@ if has extras; then
   done
 fi
 
-if has bench || has extras; then
+if has exercises; then
+  # The proof that every exercise checker works: the solutions build must pass every check and the
+  # wrong-answers build must be rejected by some check in every run (scripts/exercise_modes.sh),
+  # strict. Writes build/results/<gpu>/logs/exercises.log.
+  start=$(date +%s)
+  bash scripts/exercise_modes.sh gpu build/results > "$RES/exercise_modes.log" 2>&1 || rc=1
+  tail -30 "$RES/exercise_modes.log"
+  for g in build/results/*/logs/exercises.log; do [ -f "$g" ] && cp "$g" "$RES/exercises.log"; done
+  echo "exercises: $(( $(date +%s) - start )) s"
+fi
+
+if has bench || has extras || has exercises; then
   # The committed layout, plots/data/<gpu>/ with its logs/, from this run over the committed
   # files: every README table, value and figure regenerated from it (plots/plot_timings.py
   # --update), so that a CSV the declarations cannot read fails here, on the GPU machine. The
