@@ -61,5 +61,26 @@ def test_command_s(q):
     return float(m.group(1))
 
 
-VALUES += [Value(f"readme.test_command_s.{g}", "logs/test_command.txt", test_command_s, "{:.0f} s", gpu=g)
-           for g in ("h100", "h200")]
+def test_command_result(q):
+    """(passed, total) of the test command's ctest summary line."""
+    m = re.search(r"(\d+)% tests passed(?:, (\d+) tests failed)? out of (\d+)", q.text("logs/test_command.txt"))
+    if not m:
+        raise DataError(q.path("logs/test_command.txt") + ": no CTest summary line")
+    return (int(m.group(3)) - int(m.group(2) or 0), int(m.group(3)))
+
+
+def test_command_slowest(q):
+    """The slowest test of the run and its seconds, and how many took over 90 s."""
+    text = q.text("logs/test_command.txt")
+    m = re.search(r"^slowest: (\S+) ([\d.]+) s", text, re.M)
+    over = re.search(r"^over_90s=(\d+)", text, re.M)
+    if not (m and over):
+        raise DataError(q.path("logs/test_command.txt") + ": no slowest:/over_90s= line")
+    return (int(over.group(1)), m.group(1), float(m.group(2)))
+
+
+VALUES += [Value("readme.test_command_s.h100", "logs/test_command.txt", test_command_s, "{:.0f} s", gpu="h100"),
+           Value("readme.test_command_result.h100", "logs/test_command.txt", test_command_result,
+                 "{} of {}", gpu="h100"),
+           Value("readme.test_command_slowest.h100", "logs/test_command.txt", test_command_slowest,
+                 "{} tests over 90 s; the slowest, `{}`, {:.0f} s", gpu="h100")]
