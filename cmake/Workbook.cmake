@@ -253,3 +253,36 @@ function(workbook_finalize)
             --results ${CMAKE_BINARY_DIR}/results
     DEPENDS ${programs} workbook_probe plot_env USES_TERMINAL VERBATIM)
 endfunction()
+
+# A measurement program of a chapter (a claim of the source, timed; no golden file): one call builds
+# it (in `programs`, so CI builds it for every architecture) and registers its tests:
+#   <name>.check [gpu]           the quick mode: every value checked, untimed
+#   <name>.<tool> [sanitize]     the quick mode under each tool of SANITIZE
+#   <name>.badarg.reps_without_bench [cpu]   (with BENCH) --reps without --bench exits 2
+#   <name>.sass [sass, cpu]      (with SASS) the rules file on its sm_90 code (no README block)
+# Its timed run belongs to the chapter's gpu_extras.sh, never to a test.
+#
+# workbook_measurement(<name> SOURCE <file.cu> [SANITIZE <tool>...] [SASS <rules>] [BENCH])
+function(workbook_measurement name)
+  cmake_parse_arguments(PARSE_ARGV 1 WM "BENCH" "SOURCE;SASS" "SANITIZE")
+  add_executable(${name} ${WM_SOURCE})
+  target_include_directories(${name} PRIVATE ${WORKBOOK_ROOT}/common)
+  target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo -Xcompiler=-Wall>)
+  target_compile_definitions(${name} PRIVATE "WB_CUDA_ARCHS=\"${WORKBOOK_ARCHS_TEXT}\"")
+  set_property(GLOBAL APPEND PROPERTY WORKBOOK_PROGRAMS ${name})
+  _workbook_test(${name}.check gpu exit-code --rc 0 -- $<TARGET_FILE:${name}>)
+  foreach(tool ${WM_SANITIZE})
+    _workbook_test(${name}.${tool} sanitize sanitize --tool ${tool} "--sanitizer=${WORKBOOK_COMPUTE_SANITIZER}"
+                   --probe $<TARGET_FILE:workbook_probe> -- $<TARGET_FILE:${name}>)
+  endforeach()
+  if(WM_BENCH)
+    _workbook_test(${name}.badarg.reps_without_bench cpu
+      exit-code --rc 2 "--stderr=--reps only applies with --bench" -- $<TARGET_FILE:${name}> --reps 3)
+  endif()
+  if(WM_SASS AND WORKBOOK_SASS_FROM_PROGRAM)
+    add_test(NAME ${name}.sass COMMAND ${Python3_EXECUTABLE} ${WORKBOOK_ROOT}/scripts/sass_check.py
+             --binary $<TARGET_FILE:${name}> --rules ${CMAKE_CURRENT_SOURCE_DIR}/${WM_SASS}
+             --nvcc-version ${CMAKE_CUDA_COMPILER_VERSION} --cuda-bin ${CUDAToolkit_BIN_DIR} "--cuobjdump=${WORKBOOK_CUOBJDUMP}")
+    set_tests_properties(${name}.sass PROPERTIES LABELS "sass;cpu" TIMEOUT 120)
+  endif()
+endfunction()
