@@ -33,6 +33,7 @@
 
 #include "args.h"
 #include "check.h"
+#include "clock.cuh"
 #include "csv.h"
 
 constexpr unsigned kFull = 0xffffffffu;
@@ -42,16 +43,6 @@ constexpr int kUnroll = 32;   // steps per loop trip, fully unrolled
 // Mask of step i of a trip: 1, 2, 4, 8, 16, 1, ... (a compile-time constant after unrolling).
 __host__ __device__ constexpr int mask_of(int i) { return 1 << (i % 5); }
 
-__device__ __forceinline__ long long clock_now() {
-  long long t;
-  asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory");
-  return t;
-}
-__device__ __forceinline__ unsigned long long globaltimer_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)::"memory");
-  return t;
-}
 
 __device__ __forceinline__ unsigned smid() {
   unsigned id;
@@ -70,7 +61,7 @@ __global__ void shflChain(int* out, long long* stamps, int trips) {
 #pragma unroll
   for (int k = 0; k < ILP; ++k) v[k] = start_value(warp, k, lane, ILP);
   __syncwarp();
-  const long long t0 = clock_now();
+  const long long t0 = wb::clock_now();
   for (int t = 0; t < trips; ++t) {
 #pragma unroll
     for (int i = 0; i < kUnroll; ++i) {
@@ -81,7 +72,7 @@ __global__ void shflChain(int* out, long long* stamps, int trips) {
   // The stores need the last values, so the clock is read only after the chain has finished.
 #pragma unroll
   for (int k = 0; k < ILP; ++k) out[(warp * ILP + k) * 32 + lane] = v[k];
-  const long long t1 = clock_now();
+  const long long t1 = wb::clock_now();
   if (lane == 0) {
     stamps[3 * warp] = t0;
     stamps[3 * warp + 1] = t1;
@@ -99,7 +90,7 @@ __global__ void smemChain(int* out, long long* stamps, int trips) {
 #pragma unroll
   for (int k = 0; k < ILP; ++k) v[k] = start_value(warp, k, lane, ILP);
   __syncwarp();
-  const long long t0 = clock_now();
+  const long long t0 = wb::clock_now();
   for (int t = 0; t < trips; ++t) {
 #pragma unroll
     for (int i = 0; i < kUnroll; ++i) {
@@ -113,7 +104,7 @@ __global__ void smemChain(int* out, long long* stamps, int trips) {
   }
 #pragma unroll
   for (int k = 0; k < ILP; ++k) out[(warp * ILP + k) * 32 + lane] = v[k];
-  const long long t1 = clock_now();
+  const long long t1 = wb::clock_now();
   if (lane == 0) {
     stamps[3 * warp] = t0;
     stamps[3 * warp + 1] = t1;
@@ -121,31 +112,7 @@ __global__ void smemChain(int* out, long long* stamps, int trips) {
   }
 }
 
-// The SM clock during the run: cycles and nanoseconds over a spin of `spin` cycles.
-__global__ void smClock(long long* out, long long spin) {
-  const long long c0 = clock_now();
-  const unsigned long long g0 = globaltimer_ns();
-  long long c1 = c0;
-  while (c1 - c0 < spin) c1 = clock_now();
-  const unsigned long long g1 = globaltimer_ns();
-  out[0] = c1 - c0;
-  out[1] = static_cast<long long>(g1 - g0);
-}
-
 namespace {
-
-double sm_mhz(long long* d_clk) {
-  CUDA_CHECK(cudaMemset(d_clk, 0xff, 2 * sizeof(long long)));
-  smClock<<<1, 1>>>(d_clk, 20000000);  // about 10 ms at 2 GHz
-  CUDA_CHECK_LAUNCH();
-  long long h[2];
-  CUDA_CHECK(cudaMemcpy(h, d_clk, sizeof h, cudaMemcpyDeviceToHost));
-  if (h[0] <= 0 || h[1] <= 0) {
-    std::fprintf(stderr, "FAILED: smClock returned %lld cycles in %lld ns\n", h[0], h[1]);
-    std::exit(wb::kFail);
-  }
-  return 1e3 * static_cast<double>(h[0]) / static_cast<double>(h[1]);
-}
 
 struct Case {
   const char* kernel;
@@ -155,12 +122,6 @@ struct Case {
   void (*fn)(int*, long long*, int);
   int block_smem;
 };
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  size_t h = v.size() / 2;
-  return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
-}
 
 }  // namespace
 
@@ -263,16 +224,16 @@ int main(int argc, char** argv) {
       }
       std::vector<double> rate;  // warp exchanges per cycle, per SM
       for (const auto& [id, v] : sm) rate.push_back(static_cast<double>(v[2]) * c.ilp * steps / (v[1] - v[0]));
-      per_rep.push_back(median(cyc) / steps);  // the median warp's cycles per step
-      rate_per_rep.push_back(median(rate));     // the median SM's exchange rate
+      per_rep.push_back(wb::median_of(cyc) / steps);  // the median warp's cycles per step
+      rate_per_rep.push_back(wb::median_of(rate));     // the median SM's exchange rate
     }
     if (!ok) break;
     if (!bench) continue;
-    const double mhz = sm_mhz(d_clk);
-    const double cps = median(per_rep);
+    const double mhz = wb::sm_mhz(d_clk);
+    const double cps = wb::median_of(per_rep);
     table.add({c.kernel, c.experiment, std::to_string(warps_per_sm), std::to_string(c.ilp),
                std::to_string(steps), wb::fmt(cps, 2), wb::fmt(cps / mhz * 1e3, 3),
-               wb::fmt(median(rate_per_rep), 3),
+               wb::fmt(wb::median_of(rate_per_rep), 3),
                wb::fmt(*std::min_element(per_rep.begin(), per_rep.end()), 2),
                wb::fmt(*std::max_element(per_rep.begin(), per_rep.end()), 2), std::to_string(reps),
                wb::fmt(mhz, 0)});

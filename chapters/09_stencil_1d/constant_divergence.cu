@@ -30,6 +30,7 @@
 
 #include "args.h"
 #include "check.h"
+#include "clock.cuh"
 #include "csv.h"
 
 constexpr int kWords = 16384;  // 64 KB: all of the constant space a program may declare
@@ -37,16 +38,6 @@ constexpr int kUnroll = 16;
 
 __constant__ unsigned table_c[kWords];
 
-__device__ __forceinline__ long long clock_now() {
-  long long t;
-  asm volatile("mov.u64 %0, %%clock64;" : "=l"(t)::"memory");
-  return t;
-}
-__device__ __forceinline__ unsigned long long globaltimer_ns() {
-  unsigned long long t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)::"memory");
-  return t;
-}
 
 enum Path { kConstant = 0, kLdg = 1, kGlobal = 2 };
 
@@ -66,13 +57,13 @@ __device__ void chase(const unsigned* g, unsigned* out, long long* cycles, const
   for (int i = 0; i < warm; ++i) idx = load<P>(g, idx);
   __syncwarp();
   // idx is needed to issue the first timed load, so the warm-up has finished when t0 is read.
-  const long long t0 = clock_now();
+  const long long t0 = wb::clock_now();
   for (int s = 0; s < steps; s += kUnroll) {
 #pragma unroll
     for (int u = 0; u < kUnroll; ++u) idx = load<P>(g, idx);
   }
   out[lane] = idx;  // the store waits for the last load; the clock is read after it
-  const long long t1 = clock_now();
+  const long long t1 = wb::clock_now();
   if (lane == 0) cycles[0] = t1 - t0;
 }
 __global__ void chaseConstant(const unsigned* g, unsigned* out, long long* c, const unsigned* s, int w, int n) {
@@ -85,17 +76,6 @@ __global__ void chaseGlobal(const unsigned* g, unsigned* out, long long* c, cons
   chase<kGlobal>(g, out, c, s, w, n);
 }
 
-// The SM clock during the run: cycles and nanoseconds over a spin of `spin` cycles.
-__global__ void smClock(long long* out, long long spin) {
-  const long long c0 = clock_now();
-  const unsigned long long g0 = globaltimer_ns();
-  long long c1 = c0;
-  while (c1 - c0 < spin) c1 = clock_now();
-  const unsigned long long g1 = globaltimer_ns();
-  out[0] = c1 - c0;
-  out[1] = static_cast<long long>(g1 - g0);
-}
-
 namespace {
 
 using Kernel = void (*)(const unsigned*, unsigned*, long long*, const unsigned*, int, int);
@@ -104,25 +84,6 @@ struct PathInfo {
   Kernel fn;
 };
 const PathInfo kPaths[] = {{"constant", chaseConstant}, {"ldg", chaseLdg}, {"global", chaseGlobal}};
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  size_t h = v.size() / 2;
-  return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
-}
-
-double sm_mhz(long long* d_clk) {
-  CUDA_CHECK(cudaMemset(d_clk, 0xff, 2 * sizeof(long long)));
-  smClock<<<1, 1>>>(d_clk, 20000000);
-  CUDA_CHECK_LAUNCH();
-  long long h[2];
-  CUDA_CHECK(cudaMemcpy(h, d_clk, sizeof h, cudaMemcpyDeviceToHost));
-  if (h[0] <= 0 || h[1] <= 0) {
-    std::fprintf(stderr, "FAILED: smClock returned %lld cycles in %lld ns\n", h[0], h[1]);
-    std::exit(wb::kFail);
-  }
-  return 1e3 * static_cast<double>(h[0]) / static_cast<double>(h[1]);
-}
 
 }  // namespace
 
@@ -189,8 +150,8 @@ int main(int argc, char** argv) {
         per_read.push_back(static_cast<double>(cyc) / steps);
       }
       if (!bench) continue;
-      const double mhz = sm_mhz(d_clk);
-      const double c = median(per_read);
+      const double mhz = wb::sm_mhz(d_clk);
+      const double c = wb::median_of(per_read);
       table.add({experiment, p.name, std::to_string(distinct), std::to_string(stride_bytes),
                  std::to_string(footprint), std::to_string(steps), wb::fmt(c, 2), wb::fmt(c / mhz * 1e3, 3),
                  wb::fmt(*std::min_element(per_read.begin(), per_read.end()), 2),
