@@ -218,7 +218,6 @@ function(workbook_finalize)
   file(GENERATE OUTPUT ${manifest} CONTENT
        "{\"probe\": \"$<TARGET_FILE:workbook_probe>\",
  \"cuda_version\": \"${CMAKE_CUDA_COMPILER_VERSION}\",
- \"ncu\": \"${WORKBOOK_NCU}\",
  \"plot_python_stamp\": \"${plot_stamp}\",
  \"plot_script\": \"${WORKBOOK_ROOT}/plots/plot_timings.py\",
  \"reference_data\": \"${WORKBOOK_ROOT}/plots/data\",
