@@ -6,7 +6,7 @@ usage: table.py plots/data/h100/cluster_histogram.csv
 Prints the table the README quotes (declared in report.py, drawn by plots/plot_timings.py): per bin
 count, GB/s of global atomics, CUB, the source's cluster kernel at its best cluster size and the best
 of ours, each cell "uniform / source", with the ratio of ours to the faster baseline of the same input
-and its share of read_reference. Then checks the target (issue 12): at every bin count and on both
+and its share of read_reference. Then checks the chapter's target (the README's "Target"): at every bin count and on both
 inputs, the best of ours is at least 2.0x the faster of CUB and global atomics, or at least 0.90x
 read_reference where 2.0x would exceed it; and at <= 16384 bins at least 0.90x read_reference.
 Exit 0 when the target is met, 1 when not, 2 on a bad table.
