@@ -47,7 +47,9 @@ def serial_vs_parallel(o):
     for name in sorted(ser):
         s_status, s_time = ser[name]
         p_status, p_time = par.get(name, ("absent", 0.0))
-        same = s_status == p_status and s_status == "run"
+        # The same verdict in both runs (a test skipped in both, e.g. an exercise the learner has not
+        # attempted, is the same result); a failure fails the ctest step that ran it, not this one.
+        same = s_status == p_status
         ok &= same
         print(f"{'same' if same else 'DIFF'} {name}: parallel {p_status} {p_time:.2f} s, serial {s_status} {s_time:.2f} s")
     if not any(n.endswith(".ncu") for n in ser):
