@@ -63,7 +63,7 @@ FIGURES = [
 # ---- measurement programs of this chapter (appended to the lists above)
 """Chapter 04's measured tables (format: plots/plot_timings.py).
 shfl_vs_smem: one exchange through a shuffle or through shared memory."""
-from plot_timings import Col, Table
+from plot_timings import Col, Table, Value
 
 SV = "shfl_vs_smem.csv"
 
@@ -93,6 +93,25 @@ def shfl_vs_smem(gpu):
                           Col("shfl / smem", ratio)])
 
 
-# after any declarations above in this file
-# Not in TABLES while plots/data/<gpu>/shfl_vs_smem.csv is absent (no run of the program is committed):
-# add shfl_vs_smem("h100") and shfl_vs_smem("h200") here, and their wb:table blocks to the README, with it.
+TABLES += [shfl_vs_smem("h100"), shfl_vs_smem("h200")]
+
+
+def sv(gpu, field, **k):
+    return Value(f"shfl_vs_smem.{field}.{'_'.join(f'{v}' for v in k.values())}.{gpu}", SV,
+                 lambda q: q(**k)[field], "{:.1f}" if field == "cycles_per_step" else "{:.3f}", gpu=gpu)
+
+
+def sv_ratio(gpu, warps, ilp):
+    def f(q):
+        a = q(kernel="shfl", experiment="throughput", warps_per_sm=warps, ilp=ilp)
+        b = q(kernel="smem", experiment="throughput", warps_per_sm=warps, ilp=ilp)
+        return a["warp_exchanges_per_sm_cycle"] / b["warp_exchanges_per_sm_cycle"]
+    return Value(f"shfl_vs_smem.ratio.{warps}_{ilp}.{gpu}", SV, f, "{:.2f}×", gpu=gpu)
+
+
+for _g in ("h100", "h200"):
+    VALUES += [sv(_g, "cycles_per_step", kernel="shfl", experiment="latency"),
+               sv(_g, "cycles_per_step", kernel="smem", experiment="latency"),
+               sv(_g, "warp_exchanges_per_sm_cycle", kernel="shfl", experiment="throughput", warps_per_sm=64, ilp=8),
+               sv(_g, "warp_exchanges_per_sm_cycle", kernel="smem", experiment="throughput", warps_per_sm=64, ilp=8),
+               sv_ratio(_g, 64, 8), sv_ratio(_g, 64, 1), sv_ratio(_g, 1, 8)]
