@@ -8,16 +8,25 @@ from plot_timings import DataError, Value
 
 
 def ctest_passed(q):
-    """"N of M" from the committed ctest log (CTest's summary line)."""
+    """What the committed ctest log's summary says: how many passed, failed and were skipped, and
+    whether every skip is an exercise a learner has not attempted (the one skip strict mode allows)."""
     text = q.text("logs/ctest.log")
     m = re.search(r"(\d+)% tests passed(?:, (\d+) tests failed)? out of (\d+)", text)
     if not m:
         raise DataError(q.path("logs/ctest.log") + ": no CTest summary line")
     total, failed = int(m.group(3)), int(m.group(2) or 0)
-    return (total - failed, total)
+    skipped = re.findall(r"^\s*\d+ - (\S+) \(Skipped\)", text, re.M)
+    out = f"{total - failed - len(skipped)} of {total} tests passed"
+    if failed:
+        out += f", {failed} failed"
+    if skipped:
+        who = ("the exercises' tests, skipped until a learner edits them"
+               if all(n.startswith("exercise.") for n in skipped) else "skipped")
+        out += f"; the other {len(skipped)}: {who}"
+    return out
 
 
-VALUES = [Value(f"ctest.passed.{g}", "logs/ctest.log", ctest_passed, "{}/{}", gpu=g) for g in ("h100", "h200")]
+VALUES = [Value(f"ctest.passed.{g}", "logs/ctest.log", ctest_passed, "{}", gpu=g) for g in ("h100", "h200")]
 
 
 def copy_range(q):
@@ -61,14 +70,6 @@ def test_command_s(q):
     return float(m.group(1))
 
 
-def test_command_result(q):
-    """(passed, total) of the test command's ctest summary line."""
-    m = re.search(r"(\d+)% tests passed(?:, (\d+) tests failed)? out of (\d+)", q.text("logs/test_command.txt"))
-    if not m:
-        raise DataError(q.path("logs/test_command.txt") + ": no CTest summary line")
-    return (int(m.group(3)) - int(m.group(2) or 0), int(m.group(3)))
-
-
 def test_command_slowest(q):
     """The slowest test of the run and its seconds, and how many took over 90 s."""
     text = q.text("logs/test_command.txt")
@@ -79,8 +80,48 @@ def test_command_slowest(q):
     return (int(over.group(1)), m.group(1), float(m.group(2)))
 
 
-VALUES += [Value("readme.test_command_s.h100", "logs/test_command.txt", test_command_s, "{:.0f} s", gpu="h100"),
-           Value("readme.test_command_result.h100", "logs/test_command.txt", test_command_result,
-                 "{} of {}", gpu="h100"),
-           Value("readme.test_command_slowest.h100", "logs/test_command.txt", test_command_slowest,
-                 "{} tests over 90 s; the slowest, `{}`, {:.0f} s", gpu="h100")]
+for _g in ("h100", "h200"):
+    VALUES += [Value(f"readme.test_command_s.{_g}", "logs/test_command.txt", test_command_s, "{:.0f} s", gpu=_g),
+               Value(f"readme.test_command_slowest.{_g}", "logs/test_command.txt", test_command_slowest,
+                     "{} tests over 90 s; the slowest, `{}`, {:.0f} s", gpu=_g)]
+
+
+def exercises_result(q):
+    """(solutions passed, exercises, wrong answers rejected, exercises) from logs/exercises.log."""
+    text = q.text("logs/exercises.log")
+    names = set(re.findall(r"^(\w+): (?:solutions|wrong answer)", text, re.M))
+    passed = len(re.findall(r"^\w+: solutions passed", text, re.M))
+    rejected = len(re.findall(r"^\w+: wrong answer rejected by", text, re.M))
+    if not names:
+        raise DataError(q.path("logs/exercises.log") + ": no exercise lines")
+    return passed, len(names), rejected, len(names)
+
+
+VALUES += [Value(f"readme.exercises.{_g}", "logs/exercises.log", exercises_result,
+                 "{} of {} solutions passed, {} of {} wrong answers rejected", gpu=_g)
+           for _g in ("h100", "h200")]
+
+
+COPY_CSVS = ["warpReduce.csv", "setRowReadCol.csv", "reduceInteger.csv", "transpose.csv", "stencil_1d.csv",
+             "memoryFence_reduce.csv", "cluster_histogram.csv"]
+
+
+def copy_vs_memcpy(q):
+    """The copy kernel's GB/s over cudaMemcpy's at the same size, lowest and highest over every
+    bandwidth table of the run (each table measures both on its own data)."""
+    ratios = []
+    for c in COPY_CSVS:
+        rows = q.rows(c)
+        for r in rows:
+            if r["kernel"] != "copy":
+                continue
+            m = [x for x in rows if x["kernel"] == "cudaMemcpy" and x["size"] == r["size"]]
+            if m:
+                ratios.append(r["gbps"] / m[0]["gbps"])
+    if not ratios:
+        raise DataError("no copy and cudaMemcpy rows of the same size")
+    return min(ratios), max(ratios), len(ratios)
+
+
+VALUES += [Value(f"copy.vs_memcpy.{g}", "warpReduce.csv", copy_vs_memcpy, "{:.3f}× to {:.3f}× (at {} sizes)", gpu=g)
+           for g in ("h100", "h200")]
