@@ -174,8 +174,8 @@ def ncu_render(q):
     return out
 
 
-TABLES += [Table("matMul.tune.h100", TUNE, gpu="h100", render=tune_render),
-           Table("matMul.ncu.h100", NCU, gpu="h100", render=ncu_render)]
+TABLES += [Table(f"matMul.{name}.{g}", csv, gpu=g, render=render)
+           for g in ("h100", "h200") for name, csv, render in (("tune", TUNE, tune_render), ("ncu", NCU, ncu_render))]
 
 
 # ---------------------------------------------------------------------------------------------- values
@@ -249,7 +249,7 @@ def per_gpu(g):
     ]
 
 
-def late(g):  # the three later steps, on a GPU whose table has them
+def late(g):  # the three later steps, their tune and their counters
     P = "matMul."
     def step(k, prev):
         return lambda q: (q(kernel=k, n=4096)["tflops"], q(kernel=k, n=4096)["tflops"] / q(kernel=prev, n=4096)["tflops"],
@@ -273,6 +273,9 @@ def late(g):  # the three later steps, on a GPU whose table has them
                                                        for cub in [q(config="cublasSgemm", n=n)]),
               "{:.3f}×, {:.3f}× and {:.3f}×", gpu=g),
         alone(2048), alone(4096), alone(8192),
+        Value(P + f"tuned_mhz_8192.{g}", CSV, lambda q: q(kernel="sgemmTuned", n=8192)["sm_mhz"], "{:.0f}", gpu=g),
+        Value(P + f"cublas_mhz_8192.{g}", CSV, lambda q: q(kernel="cublasSgemm", n=8192)["sm_mhz"], "{:.0f}", gpu=g),
+        Value(P + f"tuned_alone_mhz_8192.{g}", "matMul_sgemmTuned_8192.csv", lambda q: q(kernel="sgemmTuned")["sm_mhz"], "{:.0f}", gpu=g),
         ncu("sgemmTuned", "issue_active_pct", "{:.0f}%"), ncu("cublasSgemm", "issue_active_pct", "{:.0f}%"),
         ncu("sgemmTuned", "stall_barrier", "{:.2f}"), ncu("cublasSgemm", "stall_barrier", "{:.2f}"),
         ncu("sgemmTuned", "stall_dispatch_stall", "{:.2f}"), ncu("cublasSgemm", "stall_dispatch_stall", "{:.2f}"),
@@ -286,7 +289,7 @@ def late(g):  # the three later steps, on a GPU whose table has them
     ]
 
 
-VALUES = per_gpu("h100") + per_gpu("h200") + late("h100") + [
+VALUES = per_gpu("h100") + per_gpu("h200") + late("h100") + late("h200") + [
     Value("matMul.max_error_1024", CSV, lambda q: max(max_error(q, 1024, g) for g in ("h100", "h200")), "{:.4f}"),
     Value("matMul.max_error_8192", CSV, lambda q: max(max_error(q, 8192, g) for g in ("h100", "h200")), "{:.4f}"),
     Value("matMul.sm_ghz", CSV, lambda q: q.max_sm_mhz() / 1e3, "{:.2f} GHz"),
