@@ -154,24 +154,28 @@ TABLES = globals().get("TABLES", []) + [  # after any declarations above in this
                    Col("time (ms)", "{time_ms:.4f}"), Col("GB/s", "{gbps:.0f}")]),
 ]
 
-VALUES = globals().get("VALUES", []) + [  # after any declarations above in this file
-    Value("cache_config.smem_default_gbps.h100", CC, cc("transposeSmem", "none", "default", "gbps"), "{:.0f}", gpu=CC_GPU),
-    Value("cache_config.smem_carveout0_gbps.h100", CC, cc("transposeSmem", "carveout", "0", "gbps"), "{:.0f}", gpu=CC_GPU),
-    Value("cache_config.smem_carveout0_ratio.h100", CC,
-          lambda q: cc("transposeSmem", "carveout", "0", "gbps")(q) / cc("transposeSmem", "none", "default", "gbps")(q),
-          "{:.2f}×", gpu=CC_GPU),
-    Value("cache_config.smem_carveout0_blocks.h100", CC, cc("transposeSmem", "carveout", "0", "blocks_per_sm_seen"), "{}",
-          gpu=CC_GPU),
-    Value("cache_config.preferl1_api.h100", CC, cc("transposeSmem", "cudaFuncSetCacheConfig", "PreferL1", "blocks_per_sm_api"),
-          "{}", gpu=CC_GPU),
-    Value("cache_config.preferl1_seen.h100", CC, cc("transposeSmem", "cudaFuncSetCacheConfig", "PreferL1", "blocks_per_sm_seen"),
-          "{}", gpu=CC_GPU),
-    Value("cache_config.readcol_spread.h100", CC,
-          lambda q: (min(r["gbps"] for r in q.rows(where=lambda r: r["kernel"] == "naiveGmemReadCol")),
-                     max(r["gbps"] for r in q.rows(where=lambda r: r["kernel"] == "naiveGmemReadCol"))),
-          "{:.0f} to {:.0f}", gpu=CC_GPU),
-    Value("cache_config.naive_spread.h100", CC,
-          lambda q: (min(r["gbps"] for r in q.rows(where=lambda r: r["kernel"] == "naiveGmem")),
-                     max(r["gbps"] for r in q.rows(where=lambda r: r["kernel"] == "naiveGmem"))),
-          "{:.0f} to {:.0f}", gpu=CC_GPU),
-]
+def _values(g):
+    return [
+        Value("cache_config.smem_default_gbps." + g, CC, cc("transposeSmem", "none", "default", "gbps"), "{:.0f}", gpu=g),
+        Value("cache_config.smem_carveout0_gbps." + g, CC, cc("transposeSmem", "carveout", "0", "gbps"), "{:.0f}", gpu=g),
+        Value("cache_config.smem_carveout0_ratio." + g, CC,
+              lambda q: cc("transposeSmem", "carveout", "0", "gbps")(q) / cc("transposeSmem", "none", "default", "gbps")(q),
+              "{:.2f}×", gpu=g),
+        Value("cache_config.smem_carveout0_blocks." + g, CC, cc("transposeSmem", "carveout", "0", "blocks_per_sm_seen"), "{}",
+              gpu=g),
+        Value("cache_config.preferl1_api." + g, CC, cc("transposeSmem", "cudaFuncSetCacheConfig", "PreferL1", "blocks_per_sm_api"),
+              "{}", gpu=g),
+        Value("cache_config.preferl1_seen." + g, CC, cc("transposeSmem", "cudaFuncSetCacheConfig", "PreferL1", "blocks_per_sm_seen"),
+              "{}", gpu=g),
+        Value("cache_config.readcol_spread." + g, CC,
+              lambda q: (min(r["gbps"] for r in q.rows(where=lambda r: r["kernel"] == "naiveGmemReadCol")),
+                         max(r["gbps"] for r in q.rows(where=lambda r: r["kernel"] == "naiveGmemReadCol"))),
+              "{:.0f} to {:.0f}", gpu=g),
+        Value("cache_config.naive_spread." + g, CC,
+              lambda q: (min(r["gbps"] for r in q.rows(where=lambda r: r["kernel"] == "naiveGmem")),
+                         max(r["gbps"] for r in q.rows(where=lambda r: r["kernel"] == "naiveGmem"))),
+              "{:.0f} to {:.0f}", gpu=g),
+    ]
+
+
+VALUES = globals().get("VALUES", []) + _values("h100") + _values("h200")  # after any declarations above

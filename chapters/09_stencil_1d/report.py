@@ -170,24 +170,39 @@ TABLES = globals().get("TABLES", []) + [  # after any declarations above in this
                    Col("plain load", fp_cyc("global"))]),
 ]
 
-VALUES = globals().get("VALUES", []) + [  # after any declarations above in this file
-    Value("constant_divergence.uniform.h100", CD, c("divergence", "constant", distinct=1, stride_bytes=4), "{:.0f}", gpu=CD_GPU),
-    Value("constant_divergence.uniform_ns.h100", CD, c("divergence", "constant", "ns_per_read", distinct=1, stride_bytes=4),
-          "{:.1f}", gpu=CD_GPU),
-    Value("constant_divergence.all32.h100", CD, c("divergence", "constant", distinct=32, stride_bytes=4), "{:.0f}", gpu=CD_GPU),
-    Value("constant_divergence.all32_ratio.h100", CD,
-          lambda q: c("divergence", "constant", distinct=32, stride_bytes=4)(q) / c("divergence", "constant", distinct=1, stride_bytes=4)(q),
-          "{:.1f}×", gpu=CD_GPU),
-    Value("constant_divergence.per_address.h100", CD, per_address, "{:.1f}", gpu=CD_GPU),
-    Value("constant_divergence.ldg.h100", CD, c("divergence", "ldg", distinct=32, stride_bytes=4), "{:.0f}", gpu=CD_GPU),
-    Value("constant_divergence.lines32.h100", CD, c("divergence", "constant", distinct=32, stride_bytes=256), "{:.0f}", gpu=CD_GPU),
-    Value("constant_divergence.lines32_ldg.h100", CD, c("divergence", "ldg", distinct=32, stride_bytes=256), "{:.0f}", gpu=CD_GPU),
-    Value("constant_divergence.l1_bounds.h100", CD, constant_l1, "at least {:,} and less than {:,} bytes", gpu=CD_GPU),
-    Value("constant_divergence.l1_last.h100", CD, lambda q: constant_l1(q)[0], "{:,} bytes", gpu=CD_GPU),
-    Value("constant_divergence.l1_hit.h100", CD, c("footprint", "constant", footprint_bytes=512), "{:.0f}", gpu=CD_GPU),
-    Value("constant_divergence.l1_miss.h100", CD, c("footprint", "constant", footprint_bytes=65536), "{:.0f}", gpu=CD_GPU),
-    Value("constant_divergence.sm_mhz.h100", CD, lambda q: max(r["sm_mhz"] for r in q.rows()), "{:.0f}", gpu=CD_GPU),
-]
+def _values(g):
+    return [
+        Value("constant_divergence.uniform." + g, CD, c("divergence", "constant", distinct=1, stride_bytes=4), "{:.0f}", gpu=g),
+        Value("constant_divergence.uniform_ns." + g, CD, c("divergence", "constant", "ns_per_read", distinct=1, stride_bytes=4),
+              "{:.1f}", gpu=g),
+        Value("constant_divergence.all32." + g, CD, c("divergence", "constant", distinct=32, stride_bytes=4), "{:.0f}", gpu=g),
+        Value("constant_divergence.all32_ratio." + g, CD,
+              lambda q: c("divergence", "constant", distinct=32, stride_bytes=4)(q) / c("divergence", "constant", distinct=1, stride_bytes=4)(q),
+              "{:.1f}×", gpu=g),
+        Value("constant_divergence.per_address." + g, CD, per_address, "{:.1f}", gpu=g),
+        Value("constant_divergence.ldg." + g, CD, c("divergence", "ldg", distinct=32, stride_bytes=4), "{:.0f}", gpu=g),
+        Value("constant_divergence.lines32." + g, CD, c("divergence", "constant", distinct=32, stride_bytes=256), "{:.0f}", gpu=g),
+        Value("constant_divergence.lines32_ldg." + g, CD, c("divergence", "ldg", distinct=32, stride_bytes=256), "{:.0f}", gpu=g),
+        Value("constant_divergence.l1_bounds." + g, CD, constant_l1, "at least {:,} and less than {:,} bytes", gpu=g),
+        Value("constant_divergence.l1_last." + g, CD, lambda q: constant_l1(q)[0], "{:,} bytes", gpu=g),
+        Value("constant_divergence.l1_hit." + g, CD, c("footprint", "constant", footprint_bytes=512), "{:.0f}", gpu=g),
+        Value("constant_divergence.l1_miss." + g, CD, c("footprint", "constant", footprint_bytes=65536), "{:.0f}", gpu=g),
+        Value("constant_divergence.sm_mhz." + g, CD, lambda q: max(r["sm_mhz"] for r in q.rows()), "{:.0f}", gpu=g),
+    ]
+
+
+VALUES = globals().get("VALUES", []) + _values("h100") + _values("h200")  # after any declarations above
+
+
+def cd_h200_vs_h100(q):
+    """The largest difference, in %, between the two GPUs' cycles per read over every row."""
+    h100 = {(r["experiment"], r["kernel"], r["distinct"], r["stride_bytes"], r["footprint_bytes"]): r["cycles_per_read"]
+            for r in q.rows(gpu="h100")}
+    return max(abs(r["cycles_per_read"] / h100[(r["experiment"], r["kernel"], r["distinct"], r["stride_bytes"],
+                                                r["footprint_bytes"])] - 1) * 100 for r in q.rows(gpu="h200"))
+
+
+VALUES += [Value("constant_divergence.h200_vs_h100", CD, cd_h200_vs_h100, "{:.2f}%", gpu="h200")]
 
 
 COLORS = {"constant": "tab:red", "ldg": "tab:blue", "global": "tab:green"}
