@@ -29,16 +29,17 @@ def ctest_passed(q):
 VALUES = [Value(f"ctest.passed.{g}", "logs/ctest.log", ctest_passed, "{}", gpu=g) for g in ("h100", "h200")]
 
 
+def every_table(q):
+    """The rows of every CSV in the GPU's folder, one list per CSV."""
+    folder = os.path.dirname(q.path())
+    return [q.rows(csv=name) for name in sorted(os.listdir(folder)) if name.endswith(".csv")]
+
+
 def copy_range(q):
     """The 16-byte `copy` kernel at 2 GiB moved, in every chapter's table of the GPU: (lowest, highest) GB/s."""
-    folder = os.path.dirname(q.path())
-    v = []
-    for name in sorted(os.listdir(folder)):
-        if name.endswith(".csv"):
-            rows = q.rows(csv=name)
-            v += [r["gbps"] for r in rows if r.get("kernel") == "copy" and r.get("bytes") == 2**31]
+    v = [r["gbps"] for rows in every_table(q) for r in rows if r.get("kernel") == "copy" and r.get("bytes") == 2**31]
     if not v:
-        raise DataError(f"{folder}: no `copy` row at 2 GiB in any CSV")
+        raise DataError(f"{os.path.dirname(q.path())}: no `copy` row at 2 GiB in any CSV")
     return (min(v), max(v))
 
 
@@ -102,22 +103,14 @@ VALUES += [Value(f"readme.exercises.{_g}", "logs/exercises.log", exercises_resul
            for _g in ("h100", "h200")]
 
 
-COPY_CSVS = ["warpReduce.csv", "setRowReadCol.csv", "reduceInteger.csv", "transpose.csv", "stencil_1d.csv",
-             "memoryFence_reduce.csv", "cluster_histogram.csv"]
-
-
 def copy_vs_memcpy(q):
     """The copy kernel's GB/s over cudaMemcpy's at the same size, lowest and highest over every
     bandwidth table of the run (each table measures both on its own data)."""
     ratios = []
-    for c in COPY_CSVS:
-        rows = q.rows(c)
-        for r in rows:
-            if r["kernel"] != "copy":
-                continue
-            m = [x for x in rows if x["kernel"] == "cudaMemcpy" and x["size"] == r["size"]]
-            if m:
-                ratios.append(r["gbps"] / m[0]["gbps"])
+    for rows in every_table(q):
+        memcpy = {r.get("size"): r["gbps"] for r in rows if r.get("kernel") == "cudaMemcpy"}
+        ratios += [r["gbps"] / memcpy[r.get("size")] for r in rows
+                   if r.get("kernel") == "copy" and r.get("size") in memcpy]
     if not ratios:
         raise DataError("no copy and cudaMemcpy rows of the same size")
     return min(ratios), max(ratios), len(ratios)
