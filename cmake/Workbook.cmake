@@ -18,6 +18,9 @@
 #                                 H100), where the guarded code is compiled out (common/check.h).
 #                                 Give every chapter with `#if __CUDA_ARCH__ >= ...` code its floor.
 #     [SASS <file>]               expectations on the compiled sm_90 machine code (scripts/sass_check.py)
+#     [DIAGRAMS <file.cpp>]       host C++ that draws the chapter's pictures from its CPU model:
+#                                 `<name>_diagrams OUTDIR` writes OUTDIR/<diagram>.svg (common/svg.h);
+#                                 the committed copies are chapters/NN_x/diagrams/*.svg
 # )
 #
 # Tests (labels in brackets):
@@ -28,6 +31,9 @@
 #   <name>.sass [sass, cpu]        (with SASS) the sm_90 SASS obeys the rules file, and the README's
 #                                  generated SASS block is current (cmake/Sass.cmake)
 #   <name>.<tool> [sanitize]       compute-sanitizer memcheck, racecheck, synccheck, initcheck
+#   <name>.diagrams [cpu]          (with DIAGRAMS) the committed pictures equal what the model draws,
+#                                  byte for byte, twice over; each is well-formed SVG with a <title>
+#                                  (tests/diagram_check.py; `update_diagrams` rewrites them)
 #   <name>.badarg.unknown_flag [cpu]  an unknown flag exits 2 with a message (no GPU needed); the
 #                                  generic parsing rules of common/args.h (malformed numbers, options
 #                                  given twice, empty values, unwritable folders, ...) are tested
@@ -152,7 +158,7 @@ function(workbook_ncu_test name script program csv)
 endfunction()
 
 function(workbook_chapter name)
-  cmake_parse_arguments(PARSE_ARGV 1 WB "TAKES_N" "SOURCE;MODEL;MIN_SM;MIN_SM_WHY;SASS"
+  cmake_parse_arguments(PARSE_ARGV 1 WB "TAKES_N" "SOURCE;MODEL;MIN_SM;MIN_SM_WHY;SASS;DIAGRAMS"
                         "LIBRARIES;SANITIZE_ARGS;BENCH_ARGS;N_ARGS")
   set(expected ${WORKBOOK_EXPECTED_DIR}/${name}.txt)
 
@@ -196,6 +202,21 @@ function(workbook_chapter name)
     workbook_sass_test(${name} ${CMAKE_CURRENT_SOURCE_DIR}/${WB_SASS})
   endif()
 
+  if(WB_DIAGRAMS)
+    add_executable(${name}_diagrams ${WB_DIAGRAMS})
+    target_include_directories(${name}_diagrams PRIVATE ${WORKBOOK_ROOT}/common ${CMAKE_CURRENT_SOURCE_DIR})
+    target_compile_options(${name}_diagrams PRIVATE -Wall -Wextra)
+    add_test(NAME ${name}.diagrams
+      COMMAND ${Python3_EXECUTABLE} ${WORKBOOK_ROOT}/tests/diagram_check.py check
+              --program $<TARGET_FILE:${name}_diagrams> --committed ${CMAKE_CURRENT_SOURCE_DIR}/diagrams
+              --out ${CMAKE_BINARY_DIR}/diagrams/${name})
+    set_tests_properties(${name}.diagrams PROPERTIES LABELS cpu TIMEOUT 120)
+    _workbook_defer_resources()
+    set_property(GLOBAL APPEND PROPERTY WORKBOOK_DIAGRAMS
+      "{\"program\": \"$<TARGET_FILE:${name}_diagrams>\", \"committed\": \"${CMAKE_CURRENT_SOURCE_DIR}/diagrams\"}")
+    set_property(GLOBAL APPEND PROPERTY WORKBOOK_DIAGRAM_TARGETS ${name}_diagrams)
+  endif()
+
   # The manifest drives update_expected and the workbook run, chapter by chapter in order.
   set(bench "")
   foreach(a ${WB_BENCH_ARGS})
@@ -234,6 +255,23 @@ function(workbook_finalize)
            ${WORKBOOK_ROOT}/plots/plot_timings.py ${WORKBOOK_ROOT}/plots/data ${CMAKE_BINARY_DIR}/plot_test)
   set_tests_properties(plots.render PROPERTIES LABELS cpu TIMEOUT 300)
   _workbook_skippable(plots.render)  # skips only without matplotlib and without a way to install it
+
+  # The chapters' diagrams: `update_diagrams` redraws every committed picture from the CPU models
+  # (plots/plot_timings.py --update builds it); diagrams.selftest proves the check can fail.
+  get_property(diagrams GLOBAL PROPERTY WORKBOOK_DIAGRAMS)
+  get_property(diagram_targets GLOBAL PROPERTY WORKBOOK_DIAGRAM_TARGETS)
+  list(JOIN diagrams ",\n " diagram_body)
+  file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/diagrams_manifest.json CONTENT "[\n ${diagram_body}\n]\n")
+  add_custom_target(update_diagrams
+    COMMAND ${Python3_EXECUTABLE} ${WORKBOOK_ROOT}/tests/diagram_check.py update-all
+            --manifest ${CMAKE_BINARY_DIR}/diagrams_manifest.json
+    DEPENDS ${diagram_targets} USES_TERMINAL VERBATIM)
+  if(diagram_targets)
+    list(GET diagram_targets 0 first_diagrams)
+    add_test(NAME diagrams.selftest COMMAND ${Python3_EXECUTABLE} ${WORKBOOK_ROOT}/tests/diagram_check.py selftest
+             --program $<TARGET_FILE:${first_diagrams}>)
+    set_tests_properties(diagrams.selftest PROPERTIES LABELS cpu TIMEOUT 120)
+  endif()
 
   # Every chapter program (CI builds this target for every supported architecture).
   add_custom_target(programs DEPENDS ${programs})
