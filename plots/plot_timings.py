@@ -10,7 +10,8 @@ usage:
         compare every README block and value with what the declarations make of the CSVs; exit 1 with
         a unified diff when one differs (python3 only, no matplotlib; the `readme.tables` test)
   plot_timings.py --update [--data-dir plots/data] [--out-dir plots]
-        rewrite every README block and value, then redraw every figure (the one command to run after
+        rewrite every README block and value, redraw the chapters' diagrams (cmake's update_diagrams, in
+        a configured build/), then redraw every figure (the one command to run after
         new CSVs land in plots/data/<gpu>/); --no-figures rewrites the READMEs only
   plot_timings.py --list
         every declared table, value and figure, with its CSV and the report.py that declares it
@@ -100,6 +101,7 @@ in prose `... runs at <!-- wb:value shfl_vs_smem.shfl_gbps.h100 --><!-- /wb:valu
 then `python3 plots/plot_timings.py --update` fills them in and draws plots/shfl_vs_smem.png.
 """
 import argparse
+import subprocess
 import csv
 import difflib
 import glob
@@ -322,7 +324,18 @@ VALUE_RE = re.compile(r"(<!-- wb:value (\S+) -->)(.*?)(<!-- /wb:value -->)", re.
 
 
 def readmes(root=ROOT):
-    return [os.path.join(root, "README.md")] + sorted(glob.glob(os.path.join(root, "chapters", "*", "README.md")))
+    return ([os.path.join(root, "README.md"), os.path.join(root, "tests", "README.md")] +
+            sorted(glob.glob(os.path.join(root, "chapters", "*", "README.md"))))
+
+
+def update_diagrams(root, build):
+    """Redraw the chapters' diagrams from their CPU models (the target update_diagrams), if there is
+    a configured build; the pictures are C++ programs, so without one say how instead."""
+    if not os.path.exists(os.path.join(build, "CMakeCache.txt")):
+        print(f"diagrams: no configured build in {os.path.relpath(build, root)}; configure one "
+              "(cmake --preset default) and run `cmake --build build --target update_diagrams`")
+        return 0
+    return subprocess.call(["cmake", "--build", build, "--target", "update_diagrams"])
 
 
 def regenerate(text, decl, data_dir, path, used):
@@ -510,6 +523,8 @@ def main(argv=None):
     p.add_argument("--root", default=ROOT, help="the workbook's top folder (READMEs, chapters/)")
     p.add_argument("--gpu", default=None, help="a folder under DATA_DIR, or 'all' (default: all)")
     p.add_argument("--no-figures", action="store_true", help="with --update: the READMEs only")
+    p.add_argument("--build", default=None, help="with --update: the build whose diagram programs redraw "
+                   "chapters/*/diagrams/ (default: ROOT/build)")
     o = p.parse_args(argv)
     try:
         decl = load_declarations(o.root)
@@ -535,6 +550,8 @@ def main(argv=None):
                 return 0
             if o.no_figures:
                 return 0
+            if update_diagrams(o.root, o.build or os.path.join(o.root, "build")) != 0:
+                return 1
         if not os.path.isdir(o.data_dir):
             raise DataError(f"{o.data_dir}: no such folder")
         gpus = gpus_of(o.data_dir, o.gpu or "all")
