@@ -132,7 +132,7 @@ VALUES = [
     Value("setRowReadCol.warp_accesses_m", CSV, lambda q: q(kernel="setRowReadRow")["size"] / 32 / 1e6, "{:.1f} M"),
     Value("setRowReadCol.sm_mhz.h200", CSV, sm_mhz_range, "{:.0f}–{:.0f} MHz"),
     Value("setRowReadCol.max_sm_mhz.h200", CSV, lambda q: q.max_sm_mhz(), "{:.0f} MHz"),
-    Value("setRowReadCol.over_bound.h200", CSV, over_bound, "{:.0f}–{:.0f}%"),
+    Value("setRowReadCol.over_bound.h200", CSV, over_bound, "{:+.1f}% to {:+.1f}%"),
     Value("setRowReadCol.smem_vs_dram.h200", CSV, lambda q: q(kernel="setRowReadRow")["gbps"] / q(kernel="copy")["gbps"], "{:.1f}×"),
     Value("setRowReadCol.dram_vs_conflict.h200", CSV, lambda q: q(kernel="copy")["gbps"] / q(kernel="setColReadCol")["gbps"], "{:.1f}×"),
     Value("setRowReadCol.conflict_vs_copy.h200", CSV,
