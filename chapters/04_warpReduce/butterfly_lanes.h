@@ -5,9 +5,9 @@
 //   * butterfly(): each step is one __shfl_xor_sync on the CPU warp model (common/warp_model.h),
 //     the masks of warpReduce_lesson.h in the kernel's order (16, 8, 4, 2, 1) or reversed
 //     (1, 2, 4, 8, 16);
-//   * tree(): the shared-memory tree over the same 32 values (chapter 06's reduceSmem, its last
-//     warp): after the step with stride s, `if (l < s) smem[l] += smem[l + s];` then a barrier.
-//     Lanes l >= s are not read again.
+//   * tree(): a shared-memory tree over the same 32 values, with the step of chapter 06's
+//     smemTree: for stride s, `if (l < s) smem[l] += smem[l + s];` then a barrier. Slots l >= s
+//     are not read again.
 #pragma once
 
 #include <cstdint>
