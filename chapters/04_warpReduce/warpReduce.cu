@@ -60,7 +60,8 @@ __global__ void warpReduce(int* out) {
   // the sum over the 32/i lanes whose low log2(i) bits equal l's (after 16: l and l^16), so after
   // 16, 8, 4, 2, 1 all lanes hold the warp's total (not only lane 0, as a shift-down reduction
   // would). butterfly_lanes.cpp prints these sets.
-  for (int i = 16; i >= 1; i /= 2) value += __shfl_xor_sync(kFull, value, i, 32);
+#pragma unroll
+  for (int s = 0; s < lesson::kButterflySteps; ++s) value += __shfl_xor_sync(kFull, value, lesson::butterfly_mask(s), 32);
   out[threadIdx.x] = value;
 }
 

@@ -8,7 +8,18 @@
 
 #include "report.h"
 
+#ifdef __CUDACC__
+#define LESSON_HD __host__ __device__
+#else
+#define LESSON_HD
+#endif
+
 namespace lesson {
+
+// The butterfly's lane masks in the order the warpReduce kernel uses them: step 0..4 xors with
+// 16, 8, 4, 2, 1. The kernel, butterfly_lanes and the chapter's pictures all take them from here.
+constexpr int kButterflySteps = 5;
+LESSON_HD constexpr int butterfly_mask(int step) { return 16 >> step; }
 
 using Lanes = std::array<int, 32>;
 

@@ -3,7 +3,10 @@
 // (its throughput benchmark and self-check) and setRowReadCol_model.cpp.
 #pragma once
 
+#include <algorithm>
 #include <cstdio>
+#include <map>
+#include <set>
 #include <vector>
 
 #ifdef __CUDACC__
@@ -61,7 +64,8 @@ struct Access {
 };
 
 // Where thread (tx, ty) stores and loads: the kernels' index arithmetic, in one place.
-LESSON_HD constexpr Access access(bool rect, Pattern p, int tx, int ty) {
+// padding: words added to each row of the padded patterns; -1 (the kernels) means pad(rect).
+LESSON_HD constexpr Access access(bool rect, Pattern p, int tx, int ty, int padding = -1) {
   const int bx = block_x(rect), by = block_y(rect);
   const int idx = ty * bx + tx;
   // The book's transposed coordinates: out[idx] reads the tile at (row icol, column irow) of the
@@ -71,7 +75,7 @@ LESSON_HD constexpr Access access(bool rect, Pattern p, int tx, int ty) {
   const int row_major = ty * bx + tx;       // tile[ty][tx]   in tile[BDIMY][BDIMX]
   const int col_major = tx * by + ty;       // tile[tx][ty]   in tile[BDIMX][BDIMY]
   const int read_col = icol * bx + irow;    // tile[icol][irow] in tile[BDIMY][BDIMX]
-  const int padded = bx + pad(rect);
+  const int padded = bx + (padding < 0 ? pad(rect) : padding);
   switch (p) {
     case RowRow: return {row_major, row_major};
     case ColCol: return {col_major, col_major};
@@ -82,6 +86,19 @@ LESSON_HD constexpr Access access(bool rect, Pattern p, int tx, int ty) {
     case RowColDynPad: return {ty * padded + tx, icol * padded + irow};
     default: return {0, 0};
   }
+}
+
+// The bank model: 32 banks of 4 bytes, word w in bank w % 32. A warp access takes as many
+// wavefronts as the largest number of distinct words that share a bank (the same word is
+// broadcast). Used by setRowReadCol_model.cpp and the chapter's pictures.
+constexpr int kBanks = 32;
+inline int bank(int word) { return word % kBanks; }
+inline int n_way(const std::vector<int>& word_offsets) {
+  std::map<int, std::set<int>> by_bank;
+  for (int w : word_offsets) by_bank[bank(w)].insert(w);
+  size_t worst = 0;
+  for (const auto& b : by_bank) worst = std::max(worst, b.second.size());
+  return static_cast<int>(worst);
 }
 
 // What out[idx] must hold: the identity for the row/row and col/col kernels, the transpose

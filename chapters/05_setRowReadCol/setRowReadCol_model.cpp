@@ -2,19 +2,10 @@
 // from the bank of every address how many wavefronts each warp access needs. It fails (exit 1)
 // if that bank arithmetic disagrees with the n-way claims the chapter prints.
 #include <algorithm>
-#include <map>
-#include <set>
 
 #include "setRowReadCol_lesson.h"
 
-// Wavefronts for one warp access: the largest number of distinct words that share a bank.
-static int n_way(const std::vector<int>& word_offsets) {
-  std::map<int, std::set<int>> by_bank;
-  for (int w : word_offsets) by_bank[w % 32].insert(w);
-  size_t worst = 0;
-  for (const auto& b : by_bank) worst = std::max(worst, b.second.size());
-  return static_cast<int>(worst);
-}
+using lesson::n_way;  // the bank model, in the lesson header (shared with the pictures)
 
 int main() {
   int bad_claims = 0;
