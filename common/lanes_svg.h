@@ -3,7 +3,8 @@
 //     common/warp_model.h (the rules the golden tests and the 792-case explorer prove on the GPU);
 //   * values_panel(): one row of 32 values, and expected_vs_got(): a learner's result lane by lane
 //     beside the right one, the wrong lanes marked (the exercise checkers draw it on a rejection).
-// Chapters 01 to 04 draw with these; simpleShuffle --svg draws the learner's own shuffle.
+// Chapters 01 to 04 draw with these; simpleShuffle --svg draws the learner's own shuffle, from the
+// source lanes the GPU read (observed_reads) rather than from the model (model_reads).
 #pragma once
 
 #include <cstdint>
@@ -18,6 +19,7 @@ namespace wb::lanes_svg {
 constexpr double kLaneW = 25;     // one lane's box
 constexpr double kLeft = 118;     // room for the row labels
 constexpr double kPanelH = 150;   // one shuffle panel, caption to legend-free bottom
+constexpr double kLegendH = 20;   // shuffle_legend's row
 constexpr double kWidth = kLeft + 32 * kLaneW + 12;
 
 inline double lane_x(int lane) { return kLeft + lane * kLaneW; }
@@ -44,52 +46,155 @@ inline std::string call_text(warp_model::Mode m, uint32_t mask, unsigned x, int 
          ", var, " + std::to_string(x) + ", " + std::to_string(width) + ")";
 }
 
-// One shuffle at y (the panel's top): the 32 source lanes, the 32 results, an arrow from each
-// result to the lane it reads. value(l) is what lane l passes (the result row shows what it gets).
-// Sub-groups of `width` lanes are separated by dashed lines. Lanes outside mask are grey and get
-// no arrow ('-'); a read of a lane outside mask is a dashed vermillion arrow and '?' (undefined).
+// What each lane of one shuffle read: src[l] is the lane that lane l read from (-1: l is not in
+// mask and does not call). kept[l]: l asked for another lane (lane - delta, lane + delta or
+// lane ^ laneMask) and got its own value back, because that lane is out of its reach.
+struct Reads {
+  uint32_t mask = warp_model::kFullMask;
+  int width = 32;
+  int src[32];
+  bool kept[32];
+};
+
+// The lane `lane` asks for before any range rule (up: lane - x, down: lane + x, xor: lane ^ x, idx:
+// its sub-group's lane x % width); x is used modulo 32, as the hardware does.
+inline int requested_lane(warp_model::Mode m, int lane, unsigned x, int width) {
+  const int b = static_cast<int>(x & 31u);
+  switch (m) {
+    case warp_model::Mode::Idx: return (lane & ~(width - 1)) | (b & (width - 1));
+    case warp_model::Mode::Up: return lane - b;
+    case warp_model::Mode::Down: return lane + b;
+    case warp_model::Mode::Xor: return lane ^ b;
+  }
+  return lane;
+}
+
+// Reads from observed source lanes (a GPU's result: src[l] = -1 for a lane outside mask).
+inline Reads observed_reads(warp_model::Mode m, uint32_t mask, unsigned x, int width, const int* src) {
+  Reads r;
+  r.mask = mask;
+  r.width = width;
+  for (int l = 0; l < 32; ++l) {
+    r.src[l] = (mask >> l & 1u) ? src[l] : -1;
+    r.kept[l] = r.src[l] == l && requested_lane(m, l, x, width) != l;
+  }
+  return r;
+}
+
+// Reads as common/warp_model.h predicts them.
+inline Reads model_reads(warp_model::Mode m, uint32_t mask, unsigned x, int width) {
+  int src[32];
+  for (int l = 0; l < 32; ++l) src[l] = warp_model::source_lane(m, l, x, width);
+  return observed_reads(m, mask, x, width, src);
+}
+
+// One shuffle at y (the panel's top, kPanelH tall): the 32 lanes' var, the 32 results, an arrow
+// from each result to the lane it reads. value(l) is what lane l passes (the result row shows what
+// it gets). Sub-groups of `width` lanes are separated by dashed lines and named above the lanes.
+// A lane whose var another lane reads has a thick blue frame. Marks (see shuffle_legend):
+//   blue arrow: reads that lane; green arrow: asked for a lane out of reach, keeps its own value;
+//   dashed vermillion arrow and '?': reads a lane outside mask, undefined;
+//   grey and '-': not in mask, does not call (a run of 4 or more such lanes is named once).
 template <class ValueOf>
-void shuffle_panel(svg::Doc& d, double y, warp_model::Mode mode, uint32_t mask, unsigned x, int width,
-                   const std::string& caption, ValueOf value) {
-  const double top = y + 24, bottom = y + 104, box = 20;
-  d.text(kLeft, y + 14, caption, 13, "start", svg::kBlack, true);
+void shuffle_panel(svg::Doc& d, double y, const Reads& r, const std::string& caption, ValueOf value) {
+  const double top = y + 31, bottom = y + 107, box = 20;
+  const int width = r.width;
+  d.text(kLeft, y + 13, caption, 13, "start", svg::kBlack, true);
   d.text(kLeft - 8, top + 14, "var (passed)", 11, "end");
   d.text(kLeft - 8, bottom + 14, "result (got)", 11, "end");
+  bool read_by_other[32] = {};
+  for (int l = 0; l < 32; ++l)
+    if (r.src[l] >= 0 && r.src[l] < 32 && r.src[l] != l) read_by_other[r.src[l]] = true;
+  // The sub-groups, named above the lanes where there is room.
+  if (width == 32) {
+    d.text(kLeft + 16 * kLaneW, y + 26, "width 32: the whole warp is one group", 9.5, "middle", svg::kBlack);
+  } else if (width >= 4) {
+    for (int g = 0; g < 32 / width; ++g) {
+      const double cx = lane_x(g * width) + width * kLaneW / 2;
+      const std::string lanes = "lanes " + std::to_string(g * width) + "\u2013" + std::to_string(g * width + width - 1);
+      d.text(cx, y + 26, width >= 8 ? "sub-group " + std::to_string(g) + ": " + lanes : "sub-group " + std::to_string(g),
+             9.5, "middle", svg::kBlack);
+    }
+  } else {
+    d.text(kLeft + 16 * kLaneW, y + 26, std::to_string(32 / width) + " sub-groups of " + std::to_string(width) +
+           (width == 1 ? " lane" : " lanes"), 9.5, "middle", svg::kBlack);
+  }
   for (int l = 0; l < 32; ++l) {
-    const bool in = mask >> l & 1u;
+    const bool in = r.mask >> l & 1u;
     const double lx = lane_x(l);
-    d.rect(lx + 1, top, kLaneW - 2, box, in ? svg::kSky : svg::kLight, svg::kBlack, 0.5);
+    const bool framed = in && read_by_other[l];
+    d.rect(lx + 1, top, kLaneW - 2, box, in ? svg::kSky : svg::kLight, framed ? svg::kBlue : svg::kBlack,
+           framed ? 2.5 : 0.5);
     d.text(lx + kLaneW / 2, top + 14, std::to_string(value(l)), 9.5);
     if (!in) {
       d.rect(lx + 1, bottom, kLaneW - 2, box, svg::kLight, svg::kBlack, 0.5);
       d.text(lx + kLaneW / 2, bottom + 14, "-", 10);
       continue;
     }
-    const int src = warp_model::source_lane(mode, l, x, width);
-    const bool defined = mask >> src & 1u;
+    const int src = r.src[l];
+    const bool known = src >= 0 && src < 32;
+    const bool defined = known && (r.mask >> src & 1u);
     const std::string data = "data-lane=\"" + std::to_string(l) + "\" data-src=\"" + std::to_string(src) + "\"";
-    d.arrow(lane_x(src) + kLaneW / 2, top + box + 1, lx + kLaneW / 2, bottom - 1,
-            defined ? svg::kBlue : svg::kVermillion, defined ? 1.2 : 1.4, defined ? "" : "3 2", data);
+    if (known) {
+      const char* colour = !defined ? svg::kVermillion : r.kept[l] ? svg::kGreen : svg::kBlue;
+      d.arrow(lane_x(src) + kLaneW / 2, top + box + (framed || read_by_other[src] ? 2 : 1), lx + kLaneW / 2,
+              bottom - 1, colour, defined ? 1.2 : 1.4, defined ? "" : "3 2", data);
+    }
     d.rect(lx + 1, bottom, kLaneW - 2, box, defined ? svg::kWhite : svg::kYellow, svg::kBlack, 0.5);
     d.text(lx + kLaneW / 2, bottom + 14, defined ? std::to_string(value(src)) : "?", 9.5);
+  }
+  // Runs of lanes outside mask: named once, where their arrows would be.
+  for (int l = 0; l < 32;) {
+    if (r.mask >> l & 1u) {
+      ++l;
+      continue;
+    }
+    int e = l;
+    while (e < 32 && !(r.mask >> e & 1u)) ++e;
+    if (e - l >= 4) {
+      const double cx = lane_x(l) + (e - l) * kLaneW / 2;
+      const double mid = (top + box + bottom) / 2;
+      const std::string span = "lanes " + std::to_string(l) + "\u2013" + std::to_string(e - 1);
+      if (e - l >= 12) {
+        d.text(cx, mid - 2, span + ": not in mask,", 10.5, "middle", svg::kBlack);
+        d.text(cx, mid + 12, "they do not call the shuffle", 10.5, "middle", svg::kBlack);
+      } else {
+        d.text(cx, mid - 2, span + ":", 10, "middle", svg::kBlack);
+        d.text(cx, mid + 12, "not in mask", 10, "middle", svg::kBlack);
+      }
+    }
+    l = e;
   }
   for (int g = width; g < 32; g += width)
     d.line(lane_x(g), top - 4, lane_x(g), bottom + box + 4, svg::kBlack, 1, "4 3");
   for (int l = 0; l < 32; l += 4)
-    d.text(lane_x(l) + kLaneW / 2, bottom + box + 14, "lane " + std::to_string(l), 9, "middle", svg::kGrey);
+    d.text(lane_x(l) + kLaneW / 2, bottom + box + 13, "lane " + std::to_string(l), 9, "middle", svg::kGrey);
 }
 
-// The legend of shuffle_panel's marks, one row at y.
+// The same, from common/warp_model.h's rules.
+template <class ValueOf>
+void shuffle_panel(svg::Doc& d, double y, warp_model::Mode mode, uint32_t mask, unsigned x, int width,
+                   const std::string& caption, ValueOf value) {
+  shuffle_panel(d, y, model_reads(mode, mask, x, width), caption, value);
+}
+
+// The legend of shuffle_panel's marks, one row at y (18 px tall).
 inline void shuffle_legend(svg::Doc& d, double y) {
-  double x = kLeft;
-  d.arrow(x, y + 6, x + 26, y + 6, svg::kBlue, 1.2);
-  d.text(x + 32, y + 10, "reads that lane's var", 11, "start");
-  x += 180;
-  d.arrow(x, y + 6, x + 26, y + 6, svg::kVermillion, 1.4, "3 2");
-  d.text(x + 32, y + 10, "reads a lane outside mask: undefined (?)", 11, "start");
-  x += 290;
-  d.rect(x, y, 12, 12, svg::kLight, svg::kBlack, 0.5);
-  d.text(x + 18, y + 10, "not in mask: does not call (-)", 11, "start");
+  double x = 12;
+  d.arrow(x, y + 6, x + 24, y + 6, svg::kBlue, 1.2);
+  d.text(x + 29, y + 10, "reads that lane", 11, "start");
+  x += 127;
+  d.rect(x, y, 16, 12, svg::kSky, svg::kBlue, 2.5);
+  d.text(x + 21, y + 10, "read by another lane", 11, "start");
+  x += 145;
+  d.arrow(x, y + 6, x + 24, y + 6, svg::kGreen, 1.2);
+  d.text(x + 29, y + 10, "asked out of reach: keeps own", 11, "start");
+  x += 207;
+  d.arrow(x, y + 6, x + 24, y + 6, svg::kVermillion, 1.4, "3 2");
+  d.text(x + 29, y + 10, "reads outside mask: undefined (?)", 11, "start");
+  x += 228;
+  d.rect(x, y, 16, 12, svg::kLight, svg::kBlack, 0.5);
+  d.text(x + 21, y + 10, "not in mask (-)", 11, "start");
 }
 
 // One row of 32 values at y, with a label; bad[l] marks lane l (vermillion frame and fill).

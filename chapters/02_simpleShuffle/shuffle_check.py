@@ -11,6 +11,12 @@
       Then the model against itself must pass, with every case agreeing.
   fake --model MODEL --case LABEL [--explore-all]
       (used by selftest) the model's --explore-all output with lane 0 of case LABEL changed.
+  svg-model --model MODEL --diagram-check PY -- ARGS...
+      `MODEL ARGS... --svg F` must exit 0 and write F, a well-formed SVG that begins with a
+      non-empty <title> (the well_formed() of tests/diagram_check.py, file PY).
+  svg-match --model MODEL --program PROGRAM -- ARGS...
+      `PROGRAM ARGS... --svg F1` (the GPU) and `MODEL ARGS... --svg F2` must both exit 0, print the
+      same stdout but for the file's name, and write identical files, byte for byte.
   must-not-compile --nvcc NVCC --file F.cu --expect TEXT [--expect TEXT...] [-- NVCC_ARGS...]
       F.cu must fail to compile, saying every TEXT; F.cu with -DCONTROL must compile (so the
       failure is the code the erratum is about, not a broken compiler).
@@ -23,6 +29,8 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
+import xml.etree.ElementTree as ET
 
 SKIP = 77
 CASE = re.compile(r"^((?:idx|up|down|xor) +arg +\d+ width +\d+) *:")
@@ -132,6 +140,61 @@ def cmd_selftest(opts, _cmd):
     return 0
 
 
+def draw_svg(cmd, args, folder, name):
+    """Run CMD ARGS --svg folder/name; returns (process, path)."""
+    path = os.path.join(folder, name)
+    return run(cmd + args + ["--svg", path]), path
+
+
+def cmd_svg_model(opts, args):
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("diagram_check", opts.diagram_check)
+    dc = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(dc)
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, path = draw_svg([opts.model], args, tmp, "model.svg")
+        if proc.returncode != 0 or not os.path.exists(path):
+            sys.stdout.write(text(proc.stdout) + text(proc.stderr))
+            print(f"FAIL: the model exited {proc.returncode}" + ("" if os.path.exists(path) else ", no SVG written"))
+            return 1
+        problem = dc.well_formed(path)
+        if problem:
+            print(f"FAIL: the model's SVG {problem}")
+            return 1
+        title = ET.parse(path).getroot()[0].text.strip()
+        print(f"PASS: the model wrote a well-formed SVG ({os.path.getsize(path)} bytes), <title>{title}</title>")
+    return 0
+
+
+def cmd_svg_match(opts, args):
+    with tempfile.TemporaryDirectory() as tmp:
+        model, mpath = draw_svg([opts.model], args, tmp, "model.svg")
+        if model.returncode != 0:
+            sys.stdout.write(text(model.stderr))
+            print(f"FAIL: the model exited {model.returncode}")
+            return 1
+        prog, ppath = draw_svg([opts.program], args, tmp, "gpu.svg")
+        if prog.returncode == SKIP:
+            reason = text(prog.stderr).strip().splitlines()
+            skip(f"{os.path.basename(opts.program)} exited 77: {reason[-1] if reason else 'no reason given'}")
+        if prog.returncode != 0:
+            sys.stdout.write(text(prog.stdout)[-3000:] + text(prog.stderr)[-3000:])
+            print(f"FAIL: the program exited {prog.returncode}")
+            return 1
+        if prog.stdout.replace(ppath.encode(), b"F") != model.stdout.replace(mpath.encode(), b"F"):
+            print("FAIL: the program's stdout differs from the model's")
+            return 1
+        if not os.path.exists(ppath):
+            print("FAIL: the program wrote no SVG")
+            return 1
+        a, b = open(ppath, "rb").read(), open(mpath, "rb").read()
+        if a != b:
+            print(f"FAIL: the GPU's SVG ({len(a)} bytes) differs from the model's ({len(b)} bytes)")
+            return 1
+        print(f"PASS: the GPU's SVG equals the model's, byte for byte ({len(a)} bytes): " + " ".join(args))
+    return 0
+
+
 def cmd_must_not_compile(opts, extra):
     base = [opts.nvcc, "-c", opts.file, "-o", os.devnull] + extra
     control = run(base + ["-DCONTROL"], timeout=300)
@@ -166,6 +229,12 @@ def main(argv):
     f = sub.add_parser("fake")
     f.add_argument("--model", required=True)
     f.add_argument("--case", required=True)
+    sm = sub.add_parser("svg-model")
+    sm.add_argument("--model", required=True)
+    sm.add_argument("--diagram-check", required=True)
+    sg = sub.add_parser("svg-match")
+    sg.add_argument("--model", required=True)
+    sg.add_argument("--program", required=True)
     n = sub.add_parser("must-not-compile")
     n.add_argument("--nvcc", required=True)
     n.add_argument("--file", required=True)
@@ -174,6 +243,7 @@ def main(argv):
     if opts.mode == "compare" and not rest:
         p.error("compare needs the program after --")
     handler = {"compare": cmd_compare, "selftest": cmd_selftest, "fake": cmd_fake,
+               "svg-model": cmd_svg_model, "svg-match": cmd_svg_match,
                "must-not-compile": cmd_must_not_compile}[opts.mode]
     return handler(opts, rest)
 

@@ -2,8 +2,9 @@
 // shows, lane by lane, what the hardware does for any op, srcLane/delta/laneMask, width and mask.
 //
 // Run:    ./build/bin/simpleShuffle                 (expected stdout: expected_outputs/simpleShuffle.txt)
-//         ./build/bin/simpleShuffle --op xor --arg 8 --width 8 [--mask 0x0000ffff]
-//             one shuffle on a full warp, as a 32-row table: what each lane got, and from which lane
+//         ./build/bin/simpleShuffle --op xor --arg 8 --width 8 [--mask 0x0000ffff] [--svg xor8.svg]
+//             one shuffle on a full warp, as a 32-row table: what each lane got, and from which lane;
+//             --svg also draws it, from the lanes the GPU read
 //         ./build/bin/simpleShuffle --explore-all   every op x width (1..32) x arg (0..32), one line each
 //         ./build/bin/simpleShuffle --full-mask     003's kernels with the source's full mask on 16 threads
 // Build without CMake, in this folder:
@@ -226,7 +227,8 @@ std::vector<int> run_cases(const std::vector<Shuffle>& cases) {
 // One explorer table. Which lane each lane reads from is what the hardware does with the full
 // mask (block 0: every read is defined). Block 1 runs the requested mask: a lane whose source is
 // outside it gets an undefined value, printed as '?' (the raw value goes to stderr only).
-void explorer_table(const char* heading, const Shuffle& s) {
+// svg: a file to draw the table into (--svg), from what the GPU did (hw), not from the rules.
+void explorer_table(const char* heading, const Shuffle& s, const std::string& svg = "") {
   Shuffle full = s;
   full.mask = warp_model::kFullMask;
   const auto got = run_cases({full, s});
@@ -263,6 +265,7 @@ void explorer_table(const char* heading, const Shuffle& s) {
     }
   }
   print_table(heading, s, hw);
+  if (!svg.empty() && !write_explorer_svg(svg, s, hw)) ++g_failures;
 }
 
 void explore_all() {
@@ -302,7 +305,7 @@ int main(int argc, char** argv) {
       explorer_table(kExampleHeading, kExample);
       break;
     case Run::FullMask: source_program(true, false); break;
-    case Run::Explore: explorer_table(kExplorerHeading, opt.shuffle); break;
+    case Run::Explore: explorer_table(kExplorerHeading, opt.shuffle, opt.svg); break;
     case Run::ExploreAll: explore_all(); break;
   }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "args.h"
+#include "lanes_svg.h"
 #include "report.h"
 #include "warp_model.h"
 
@@ -204,6 +205,29 @@ inline void predict(const Shuffle& s, LaneResult* r) {
   }
 }
 
+// The explorer's picture (--svg FILE): one shuffle panel drawn from `r`, the lanes each lane read.
+// The program passes what the GPU did (its table's rows), the model its prediction; when the two
+// agree the files are identical byte for byte.
+inline wb::svg::Doc explorer_svg(const Shuffle& s, const LaneResult* r) {
+  int src[32];
+  for (int l = 0; l < 32; ++l) src[l] = r[l].state == Lane::NotInMask ? -1 : r[l].src;
+  const auto reads = wb::lanes_svg::observed_reads(s.op, s.mask, static_cast<unsigned>(s.arg), s.width, src);
+  const std::string call = wb::lanes_svg::call_text(s.op, s.mask, static_cast<unsigned>(s.arg), s.width);
+  wb::svg::Doc d(wb::lanes_svg::kWidth, wb::lanes_svg::kPanelH + wb::lanes_svg::kLegendH + 6,
+                 call + ": the lane each of the 32 lanes read from; lane l passes var = " +
+                     std::to_string(kValueBase) + " + l");
+  wb::lanes_svg::shuffle_panel(d, 0, reads, call, [](int l) { return kValueBase + l; });
+  wb::lanes_svg::shuffle_legend(d, wb::lanes_svg::kPanelH + 4);
+  return d;
+}
+
+// Writes the picture and says so on stdout; false (and a message on stderr) if it cannot.
+inline bool write_explorer_svg(const std::string& file, const Shuffle& s, const LaneResult* r) {
+  if (!explorer_svg(s, r).write(file)) return false;
+  std::printf("wrote %s (the table above as a picture)\n", file.c_str());
+  return true;
+}
+
 // --explore-all: every op x width x arg, full mask.
 constexpr int kWidths[] = {1, 2, 4, 8, 16, 32};
 constexpr int kMaxArg = 32;
@@ -234,16 +258,18 @@ inline void print_case_line(const Shuffle& s, const int* src) {
 constexpr const char* kUsage =
     "usage: simpleShuffle                      the lesson: 003's simpleShuffle, the errata, an explorer table\n"
     "       simpleShuffle --full-mask          003's kernels with the full mask 0xffffffff on 16 threads\n"
-    "       simpleShuffle --op OP --arg K [--width W] [--mask M]\n"
+    "       simpleShuffle --op OP --arg K [--width W] [--mask M] [--svg FILE]\n"
     "                                          the shuffle explorer: OP idx|up|down|xor, K in [0, 32],\n"
     "                                          W a power of two in [1, 32] (default 32),\n"
-    "                                          M 0x followed by 1-8 hex digits, or decimal (default 0xffffffff)\n"
+    "                                          M 0x followed by 1-8 hex digits, or decimal (default 0xffffffff),\n"
+    "                                          FILE: also draw the table as an SVG picture\n"
     "       simpleShuffle --explore-all        every op x width (1..32) x arg (0..32), one line each";
 
 enum class Run { Lesson, FullMask, Explore, ExploreAll };
 struct Options {
   Run run = Run::Lesson;
   Shuffle shuffle{Mode::Idx, 0, 32, warp_model::kFullMask};
+  std::string svg;  // --svg FILE, or ""
 };
 
 [[noreturn]] inline void refuse(const std::string& msg) {
@@ -285,8 +311,9 @@ inline Options parse_options(int argc, char** argv) {
   const uint64_t arg = args.count("--arg", 0, 0, kMaxArg);
   const uint64_t width = args.count("--width", 32, 1, 32);
   const std::string mask_text = args.text("--mask", "");
+  const std::string svg = args.text("--svg", "");
   args.finish();
-  args.only_with("--op", {"--arg", "--width", "--mask"});
+  args.only_with("--op", {"--arg", "--width", "--mask", "--svg"});
 
   Options o;
   if (int(full_mask) + int(explore_all) + int(has_op) > 1)
@@ -311,6 +338,15 @@ inline Options parse_options(int argc, char** argv) {
       refuse("--mask expects 0x and 1 to 8 hex digits, or a decimal number below 2^32, got '" +
              mask_text + "'");
     if (o.shuffle.mask == 0) refuse("--mask 0 names no lane: no lane would call the shuffle");
+  }
+  if (!svg.empty()) {  // an unwritable file is bad input, found before the GPU
+    std::FILE* old = std::fopen(svg.c_str(), "rb");
+    if (old) std::fclose(old);
+    std::FILE* f = std::fopen(svg.c_str(), "ab");  // append: an existing file is left as it is
+    if (!f) refuse("--svg: cannot write '" + svg + "'");
+    std::fclose(f);
+    if (!old) std::remove(svg.c_str());
+    o.svg = svg;
   }
   return o;
 }

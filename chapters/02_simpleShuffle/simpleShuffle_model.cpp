@@ -1,6 +1,6 @@
 // CPU model of chapter 02: predicts simpleShuffle's stdout, for every option the program takes,
 // without a GPU. Sections 1 and 2 print the CPU references (plain loops over the input); the
-// explorer tables come from the rules of common/warp_model.h. Refuses bad input exactly as the
+// explorer tables (and their --svg pictures) come from the rules of common/warp_model.h. Refuses bad input exactly as the
 // program does (the same parser, the same message, exit 2).
 #include "simpleShuffle_lesson.h"
 
@@ -21,10 +21,12 @@ void source_program(bool full_mask, bool with_errata) {
   }
 }
 
-void explorer_table(const char* heading, const Shuffle& s) {
+// Returns false if the picture (--svg) cannot be written.
+bool explorer_table(const char* heading, const Shuffle& s, const std::string& svg = "") {
   LaneResult r[32];
   predict(s, r);
   print_table(heading, s, r);
+  return svg.empty() || write_explorer_svg(svg, s, r);
 }
 
 void explore_all() {
@@ -50,7 +52,9 @@ int main(int argc, char** argv) {
       explorer_table(kExampleHeading, kExample);
       break;
     case Run::FullMask: source_program(true, false); break;
-    case Run::Explore: explorer_table(kExplorerHeading, opt.shuffle); break;
+    case Run::Explore:
+      if (!explorer_table(kExplorerHeading, opt.shuffle, opt.svg)) return 1;
+      break;
     case Run::ExploreAll: explore_all(); break;
   }
   std::printf("\nPASS: every value matches the CPU reference\n");
