@@ -12,34 +12,27 @@
 // Build without CMake, in this folder:
 //   nvcc -std=c++17 -O3 -arch=native -DWB_MIN_SM=90 -I../../common -o cluster_histogram cluster_histogram.cu
 //
-// Kernels:
-//   1. clusterHist_kernel  the source's (004 "分布式共享内存"): the bins are split across the
-//                          blocks of a cluster; each element is counted with an atomicAdd into the
-//                          owning block's shared memory, reached with cluster.map_shared_rank;
-//                          cluster.sync() before and after; then one atomicAdd per bin into global.
-//                          Cluster size 1 while the bins fit in one block, else 2, 4, 8 (portable)
-//                          or 16 (cudaFuncAttributeNonPortableClusterSizeAllowed).
-//   2. global_atomics      one global atomicAdd per element
-//   3. smem_private        a block-private shared histogram (only when the bins fit in one block)
+// The kernels live in kernels/, one idea a file (included below, in reading order):
+//   1. clusterHist_kernel  kernels/clusterHist.cuh: the source's (004 "分布式共享内存"), the bins split
+//                          across the blocks of a cluster, each element added into the owning block's
+//                          shared memory through cluster.map_shared_rank; cluster size 1 while the bins
+//                          fit in one block, else 2, 4, 8 (portable) or 16 (non-portable)
+//   2. global_atomics      kernels/baselines.cuh: one global atomicAdd per element
+//   3. smem_private        kernels/baselines.cuh: a block-private shared histogram (bins that fit)
 //   4. cub_HistogramEven   cub::DeviceHistogram::HistogramEven, the library peer
-//   5. read_reference      cub::DeviceReduce::Sum over the same input: the read bandwidth that
-//                          bounds any histogram (benchmark only)
-//   6. copy, cudaMemcpy    common/copy.cuh: the bandwidth reference and the driver's copy (benchmark only)
-//   7. histVec4            ours: clusterHist_kernel with 16-byte loads, 8 elements in flight per
-//                          thread, up to 8 private copies of the bins per block (fewer collisions
-//                          on hot bins), local shared atomics when the cluster is one block
-//   8. histPacked          ours, for any bin count: one 1024-thread block per SM counts into
-//      + histPackedSum     32-, 16- or 8-bit counters packed in 32-bit shared words; when the bins
-//                          do not fit, it re-reads the input once per pass, each pass counting an
-//                          even share of the bins sized from the GPU's shared memory. Counter
-//                          overflow is carried exactly into global memory. Each block writes its
-//                          packed counters to a scratch array; histPackedSum adds them up.
+//   5. read_reference      cub::DeviceReduce::Sum over the same input (benchmark only)
+//   6. copy, cudaMemcpy    common/copy.cuh: the bandwidth references (benchmark only)
+//   7. histVec4            kernels/histVec4.cuh: ours, clusterHist_kernel with 16-byte loads, private
+//                          copies of the bins, local shared atomics when the cluster is one block
+//   8. histPacked          kernels/histPacked.cuh (+ packed_counter.cuh): ours, for any bin count,
+//      + histPackedSum     32-, 16- or 8-bit counters packed in 32-bit shared words, one pass over the
+//                          input per range of bins that fits, overflow carried exactly
+// This file is the harness: launches (struct Hist), the printed cases, the benchmark, main().
 //
 // Self-check (exit 1): every bin of every kernel equals a CPU histogram of the same generated input
 // (for CUB: CUB's rule, which drops out-of-range values instead of clamping them). The histograms
 // accumulate with atomicAdd, so their output must start at zero: that memset is the algorithm's
 // initial value, not a poison; the exact counts catch any lost or extra increment.
-#include <cooperative_groups.h>
 #include <cub/device/device_histogram.cuh>
 #include <cub/device/device_reduce.cuh>
 
@@ -59,288 +52,19 @@
 #include "report.h"
 #include "timer.h"
 
-namespace cg = cooperative_groups;
+#include "kernels/clusterHist.cuh"    // 1. clusterHist_kernel, the source's distributed shared memory
+#include "kernels/baselines.cuh"      // 2. global_atomics, 3. smem_private
+#include "kernels/histVec4.cuh"       // 7. histVec4
+#include "kernels/packed_counter.cuh" // 8. histPacked's counter word and its carry
+#include "kernels/histPacked.cuh"     // 8. histPacked, histPackedSum
 
-// Thread-block clusters (cluster_group, map_shared_rank, cluster.sync) exist from sm_90 on. The
-// kernels that use them compile to an empty body for older targets, so the program builds for every
-// architecture; main() exits 77 on such a GPU before any of them could launch.
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
-#define WB_NO_CLUSTERS 1
-#endif
-
-// 1. The source's kernel. Changes: the thread index is computed in size_t (the source's int
-// overflows past 2^31 elements) from blockIdx/threadIdx, and bins are clamped as it describes.
-__global__ void clusterHist_kernel(int* bins, const int nbins, const int bins_per_block,
-                                   const int* __restrict__ input, size_t array_size) {
-#ifndef WB_NO_CLUSTERS
-  extern __shared__ int smem[];
-  const size_t tid = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
-
-  cg::cluster_group cluster = cg::this_cluster();
-
-  for (int i = threadIdx.x; i < bins_per_block; i += blockDim.x) smem[i] = 0;
-
-  // Every block's bins are zero, and every block of the cluster is running, before anyone
-  // writes into anyone else's shared memory.
-  cluster.sync();
-
-  for (size_t i = tid; i < array_size; i += blockDim.x * size_t(gridDim.x)) {
-    const int binid = lesson::clamp_bin(input[i], nbins);
-    // The block that owns this bin, and the bin's place in that block's shared memory.
-    const int dst_block_rank = binid / bins_per_block;
-    const int dst_offset = binid % bins_per_block;
-    int* dst_smem = cluster.map_shared_rank(smem, dst_block_rank);
-    atomicAdd(dst_smem + dst_offset, 1);
-  }
-
-  // All distributed-shared-memory updates are done, and no block exits (freeing its shared
-  // memory) while another may still be adding into it.
-  cluster.sync();
-
-  int* lbins = bins + cluster.block_rank() * bins_per_block;
-  for (int i = threadIdx.x; i < bins_per_block; i += blockDim.x) atomicAdd(&lbins[i], smem[i]);
-#endif
-}
-
-// 2. The baseline every histogram is compared with: one global atomic per element (L2 atomics).
-__global__ void global_atomics(int* bins, int nbins, const int* __restrict__ input, size_t n) {
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += blockDim.x * size_t(gridDim.x))
-    atomicAdd(&bins[lesson::clamp_bin(input[i], nbins)], 1);
-}
-
-// 3. The classic: each block counts into its own shared histogram, then adds it to global.
-__global__ void smem_private(int* bins, int nbins, const int* __restrict__ input, size_t n) {
-  extern __shared__ int smem[];
-  for (int i = threadIdx.x; i < nbins; i += blockDim.x) smem[i] = 0;
-  __syncthreads();
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += blockDim.x * size_t(gridDim.x))
-    atomicAdd(&smem[lesson::clamp_bin(input[i], nbins)], 1);
-  __syncthreads();
-  for (int i = threadIdx.x; i < nbins; i += blockDim.x)
-    if (smem[i]) atomicAdd(&bins[i], smem[i]);
-}
-
-// 7. Ours. The histogram is bound by reading n*4 bytes if the atomics keep up. So: 16-byte loads,
-// two of them in flight per thread per iteration; `copies` private copies of the block's bins
-// (warp w counts into copy w % copies), which spreads hot bins over more addresses; and, when the
-// cluster is a single block, plain shared-memory atomics instead of the generic address that
-// map_shared_rank returns. bins_per_block is a power of two: shifts, not divisions.
-constexpr int kOursThreads = 1024;
-__global__ void __launch_bounds__(kOursThreads)
-histVec4(int* bins, int nbins, int bpb_log2, int copies, const int* __restrict__ input, size_t n) {
-#ifndef WB_NO_CLUSTERS
-  extern __shared__ int smem[];
-  cg::cluster_group cluster = cg::this_cluster();
-  const int bpb = 1 << bpb_log2;
-  const bool one_block = cluster.num_blocks() == 1;
-  for (int i = threadIdx.x; i < copies * bpb; i += kOursThreads) smem[i] = 0;
-  cluster.sync();
-
-  const int copy_base = ((threadIdx.x / 32) % copies) << bpb_log2;
-  auto count = [&](int v) {
-    const int b = lesson::clamp_bin(v, nbins);
-    if (one_block) {
-      atomicAdd(&smem[copy_base + b], 1);
-    } else {
-      int* dst = cluster.map_shared_rank(smem, b >> bpb_log2);
-      atomicAdd(dst + copy_base + (b & (bpb - 1)), 1);
-    }
-  };
-  const int4* in4 = reinterpret_cast<const int4*>(input);  // cudaMalloc: 256-byte aligned
-  const size_t n4 = n / 4, stride = size_t(gridDim.x) * kOursThreads;
-  size_t i = blockIdx.x * size_t(kOursThreads) + threadIdx.x;
-  for (; i + stride < n4; i += 2 * stride) {
-    const int4 a = in4[i], b = in4[i + stride];
-    count(a.x); count(a.y); count(a.z); count(a.w);
-    count(b.x); count(b.y); count(b.z); count(b.w);
-  }
-  for (; i < n4; i += stride) {
-    const int4 a = in4[i];
-    count(a.x); count(a.y); count(a.z); count(a.w);
-  }
-  const size_t t = 4 * n4 + blockIdx.x * size_t(kOursThreads) + threadIdx.x;  // the last n % 4
-  if (t < n) count(input[t]);
-  cluster.sync();
-
-  int* lbins = bins + (size_t(cluster.block_rank()) << bpb_log2);
-  for (int j = threadIdx.x; j < bpb; j += kOursThreads) {
-    int s = 0;
-    for (int c = 0; c < copies; ++c) s += smem[(c << bpb_log2) + j];
-    if (s) atomicAdd(&lbins[j], s);
-  }
-#endif
-}
-
-// 8. Ours, for every bin count. Three ideas:
-//  - Packed counters. A 32-bit shared word holds 32/kBits counters of kBits bits (bin b is field
-//    b % per_word of word b / per_word), and counting is one atomicAdd of 1 << (field * kBits).
-//    Halving the width doubles the bins one block holds, and when the bins do not fit, fewer bins
-//    per block means more passes over the whole input: on sm_90 (227 KB), 262,144 bins take 5
-//    passes with 32-bit counters, 3 with 16-bit and 2 with 8-bit.
-//  - Passes sized from the GPU, split evenly: pass_bins = ceil(nbins / passes), the fewest passes
-//    the opt-in shared memory allows; a persistent grid, one 1024-thread block per SM when a pass
-//    fills shared memory; each block writes its packed counters to `partial` (plain, coalesced
-//    stores: no global atomics per bin) and histPackedSum adds the blocks up.
-//  - Values outside [0, nbins) are counted in registers during the first pass and added to the
-//    first and last bin once per block: the source's input clamps 3% of its values into those two
-//    bins, which would otherwise be the hottest shared counters and overflow most often.
-// Overflow is exact: see carry_out. `wraps` (may be null) counts the wraps, for the lesson.
-template <int kBits>
-__device__ __noinline__ void carry_out(unsigned* bins, int word_bin, int end_bin, int field, unsigned old,
-                                       unsigned* wraps) {
-  // The word is one 32-bit integer. Each atomicAdd is one step of +1 << (field * kBits) in the
-  // word's single order of updates, and returns the word just before its own step. The field it
-  // touched overflowed iff that field of `old` was all ones (0xFF / 0xFFFF): then this step, and no
-  // other, took the field from 2^kBits - 1 to 0 and carried into the next field up; however many
-  // threads race on the word, each overflow happens in exactly one step, and only the thread that
-  // made the step sees its `old`. That thread alone accounts for both: 2^kBits lost counts
-  // of its own bin go to global memory, and the carry, which is not a hit, is taken back from the
-  // next bin's global count (-1). If the next field was all ones too, the carry wrapped it as well
-  // (its +2^kBits - 1 = the wrap minus the carry), and went on up. A carry out of the top field
-  // leaves the word. Why not undo the carry in shared memory instead (atomicSub)? Between the carry
-  // and the undo, another thread adding to the next field would see its value one too high, and
-  // could take a wrap for its own that never happens. Here nothing in shared memory is undone, so
-  // every field's value is always (its hits + carries into it) mod 2^kBits, and after the last
-  // step each bin's count is 2^kBits * (its wraps) + (its field) - (carries into it): exact.
-  constexpr int kPer = 32 / kBits;
-  constexpr unsigned kMax = (1u << kBits) - 1;
-  atomicAdd(&bins[word_bin + field], kMax + 1);
-  for (int j = field + 1; j < kPer && word_bin + j < end_bin; ++j) {  // fields past the range: unused
-    const bool full = ((old >> (j * kBits)) & kMax) == kMax;
-    atomicAdd(&bins[word_bin + j], full ? kMax : ~0u);  // -1, or +2^kBits - 1 when it wrapped too
-    if (!full) break;
-  }
-  if (wraps) atomicAdd(wraps, 1u);
-}
-
-// Calls f(v) on every value of input[0, n) that this thread owns in a grid-stride walk: kUnroll
-// 16-byte loads in flight per thread (4 measured best on the H100: 2 lost 5%, 8 gained nothing),
-// then the n % 4 tail.
-template <int kUnroll, class F>
-__device__ __forceinline__ void for_each_value(const int* __restrict__ input, size_t n, F&& f) {
-  const int4* in4 = reinterpret_cast<const int4*>(input);  // cudaMalloc: 256-byte aligned
-  const size_t n4 = n / 4, stride = size_t(gridDim.x) * blockDim.x;
-  size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
-  for (; i + (kUnroll - 1) * stride < n4; i += kUnroll * stride) {
-    int4 v[kUnroll];
-#pragma unroll
-    for (int k = 0; k < kUnroll; ++k) v[k] = in4[i + k * stride];
-#pragma unroll
-    for (int k = 0; k < kUnroll; ++k) {
-      f(v[k].x); f(v[k].y); f(v[k].z); f(v[k].w);
-    }
-  }
-  for (; i < n4; i += stride) {
-    const int4 v = in4[i];
-    f(v.x); f(v.y); f(v.z); f(v.w);
-  }
-  const size_t t = 4 * n4 + blockIdx.x * size_t(blockDim.x) + threadIdx.x;
-  if (t < n) f(input[t]);
-}
-
-// Words of kBits-bit counters for `bins` bins, rounded up to whole 16-byte vectors: shared memory is
-// zeroed and read out, and the scratch rows are laid out, 16 bytes at a time.
-__host__ __device__ constexpr int packed_words(int bins, int bits) {
-  return ((bins + 32 / bits - 1) / (32 / bits) + 3) / 4 * 4;
-}
-
-template <int kBits, int kUnroll = 4>
-__global__ void __launch_bounds__(kOursThreads, 1)
-histPacked(unsigned* bins, int nbins, int pass_bins, const int* __restrict__ input, size_t n,
-           unsigned* __restrict__ partial, unsigned* wraps) {
-  constexpr int kPer = 32 / kBits;
-  constexpr unsigned kMax = kBits == 32 ? ~0u : (1u << kBits) - 1;
-  extern __shared__ uint4 hist4[];  // packed_words(pass_bins, kBits) words, at least 4
-  unsigned* hist = reinterpret_cast<unsigned*>(hist4);
-  uint4* mine = reinterpret_cast<uint4*>(partial + size_t(blockIdx.x) * packed_words(nbins, kBits));
-  unsigned below = 0, above = 0;  // this thread's values < 0 and >= nbins
-
-  for (int lo = 0; lo < nbins; lo += pass_bins) {
-    const int range = min(pass_bins, nbins - lo);
-    const int vecs = packed_words(range, kBits) / 4;
-    for (int w = threadIdx.x; w < vecs; w += kOursThreads) hist4[w] = make_uint4(0, 0, 0, 0);
-    __syncthreads();
-    auto add = [&](int v) {
-      const unsigned b = unsigned(v) - unsigned(lo);  // < range: this pass's bin; else skipped
-      if (b < unsigned(range)) {
-        if constexpr (kBits == 32) {
-          atomicAdd(&hist[b], 1u);  // counts < 2^31: a 32-bit counter cannot wrap
-        } else {
-          const int field = b % kPer, shift = field * kBits;
-          const unsigned old = atomicAdd(&hist[b / kPer], 1u << shift);
-          if (((old >> shift) & kMax) == kMax) carry_out<kBits>(bins, lo + int(b) - field, lo + range, field, old, wraps);
-        }
-      }
-    };
-    if (lo == 0) {
-      for_each_value<kUnroll>(input, n, [&](int v) {
-        below += v < 0;
-        above += v >= nbins;
-        add(v);
-      });
-    } else {
-      for_each_value<kUnroll>(input, n, add);
-    }
-    __syncthreads();  // every count of this pass is in
-    for (int w = threadIdx.x; w < vecs; w += kOursThreads) mine[lo / kPer / 4 + w] = hist4[w];
-    __syncthreads();  // read out before the next pass zeroes it
-  }
-
-  // The clamped values: a block total each through two shared words, then one global atomic each.
-  for (int o = 16; o > 0; o /= 2) {
-    below += __shfl_xor_sync(0xffffffffu, below, o);
-    above += __shfl_xor_sync(0xffffffffu, above, o);
-  }
-  if (threadIdx.x == 0) hist[0] = hist[1] = 0;
-  __syncthreads();
-  if (threadIdx.x % 32 == 0) {
-    if (below) atomicAdd(&hist[0], below);
-    if (above) atomicAdd(&hist[1], above);
-  }
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    if (hist[0]) atomicAdd(&bins[0], hist[0]);
-    if (hist[1]) atomicAdd(&bins[nbins - 1], hist[1]);
-  }
-}
-
-// bins[b] += the field of bin b summed over the `blocks` packed partial histograms. One thread per
-// word; its loads across blocks are independent, eight in flight. The fields of one block are below
-// 2^kBits, so the sums cannot carry from field to field: each field is summed on its own.
-template <int kBits>
-__global__ void histPackedSum(unsigned* bins, int nbins, const unsigned* __restrict__ partial, int blocks) {
-  constexpr int kPer = 32 / kBits;
-  constexpr unsigned kMask = kBits == 32 ? ~0u : (1u << kBits) - 1;
-  const int words = (nbins + kPer - 1) / kPer, stride = packed_words(nbins, kBits);
-  for (int w = blockIdx.x * blockDim.x + threadIdx.x; w < words; w += gridDim.x * blockDim.x) {
-    unsigned s[kPer] = {};
-    auto add = [&](unsigned x) {
-#pragma unroll
-      for (int f = 0; f < kPer; ++f) s[f] += (x >> (f * kBits % 32)) & kMask;
-    };
-    int b = 0;
-    for (; b + 8 <= blocks; b += 8) {
-      unsigned x[8];
-#pragma unroll
-      for (int k = 0; k < 8; ++k) x[k] = partial[size_t(b + k) * stride + w];
-#pragma unroll
-      for (int k = 0; k < 8; ++k) add(x[k]);
-    }
-    for (; b < blocks; ++b) add(partial[size_t(b) * stride + w]);
-#pragma unroll
-    for (int f = 0; f < kPer; ++f)
-      if (w * kPer + f < nbins) bins[w * kPer + f] += s[f];
-  }
-}
-
+// The input generator: the same values as the CPU histograms (histogram_lesson.h).
 __global__ void fill_input(int* a, size_t n, int nbins, int dist) {
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += blockDim.x * size_t(gridDim.x))
     a[i] = lesson::value_at(i, nbins, dist);
 }
 
-// ---------------------------------------------------------------------------------------------
-
-constexpr int kSourceThreads = 512;
+using lesson::kSourceThreads;  // 512: the source's block (histogram_lesson.h)
 static int g_failures = 0;
 
 static int log2_of(int x) {

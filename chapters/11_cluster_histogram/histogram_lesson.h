@@ -47,6 +47,11 @@ constexpr Case kCases[] = {{256, 1, kSource},     {1024, 1, kUniform},    {4096,
                            {262144, 16, kSource}, {65536, 2, kHot},       {262144, 8, kHot}};
 constexpr uint64_t kLessonN = (1u << 20) + 3;  // elements per case: not a multiple of 4 or a block
 
+// Threads per block: the source's kernels (clusterHist_kernel, global_atomics, smem_private) run 512,
+// ours (histVec4, histPacked) 1024. The kernels' files and diagrams/cluster_bins.svg use these.
+constexpr int kSourceThreads = 512;
+constexpr int kOursThreads = 1024;
+
 // The printed cases run histPacked on this many blocks, on every GPU, so that a bin with more than
 // 4 x 65,535 in-range hits must overflow a 16-bit counter in at least one block (pigeonhole).
 constexpr int kLessonBlocks = 4;
