@@ -80,7 +80,7 @@ constexpr unsigned SMEMDIM = DIM / 32;  // one slot per warp: 4 (the book's comm
 __device__ __forceinline__ unsigned lastWarpSmem(unsigned* smem, unsigned tid) {
   unsigned v = smem[tid];
 #pragma unroll
-  for (unsigned offset = 32; offset > 0; offset /= 2) {
+  for (unsigned offset = lesson::kLastWarpStep; offset > 0; offset /= 2) {
     v += smem[tid + offset];
     __syncwarp();
     smem[tid] = v;
@@ -94,11 +94,11 @@ __device__ __forceinline__ unsigned lastWarpSmem(unsigned* smem, unsigned tid) {
 __device__ __forceinline__ unsigned smemTree(unsigned* smem, unsigned tid) {
   __syncthreads();
 #pragma unroll
-  for (unsigned s = DIM / 2; s >= 64; s /= 2) {
+  for (unsigned s = DIM / 2; s >= 2 * lesson::kLastWarpStep; s /= 2) {
     if (tid < s) smem[tid] += smem[tid + s];
     __syncthreads();
   }
-  return tid < 32 ? lastWarpSmem(smem, tid) : 0u;
+  return tid < lesson::kWarpSize ? lastWarpSmem(smem, tid) : 0u;
 }
 
 // The book's butterfly (reduceIntegerShfl.cu's warpReduce, there with the removed __shfl_xor).
@@ -132,14 +132,14 @@ __global__ void reduceGmem(unsigned* g_idata, unsigned* g_odata, size_t n) {
   const unsigned count = static_cast<unsigned>(n - base < DIM ? n - base : DIM);
   unsigned* idata = g_idata + base;
 #pragma unroll
-  for (unsigned s = DIM / 2; s >= 64; s /= 2) {
+  for (unsigned s = DIM / 2; s >= 2 * lesson::kLastWarpStep; s /= 2) {
     if (tid < s && tid + s < count) idata[tid] += idata[tid + s];
     __syncthreads();
   }
   volatile unsigned* vmem = idata;
   if (tid < 32) {
 #pragma unroll
-    for (unsigned offset = 32; offset > 0; offset /= 2) {
+    for (unsigned offset = lesson::kLastWarpStep; offset > 0; offset /= 2) {
       const unsigned a = tid < count ? vmem[tid] : 0u;
       const unsigned b = tid + offset < count ? vmem[tid + offset] : 0u;
       __syncwarp();

@@ -11,6 +11,22 @@ constexpr uint64_t kSourceN = uint64_t(1) << 24;  // 004's "Array Size: 16777216
 constexpr unsigned kSourceCpuSum = 206464799;      // 004's "cpu_sum: 206464799"
 constexpr unsigned DIM = 128;                      // the book's block size (#define DIM 128)
 
+// The book's tree over DIM values (reduceGmem in global memory, reduceSmem and reduceSmemUnroll in
+// shared memory): "interleaved" pairs, thread t adds element t + s and the stride halves.
+//  * shared-memory steps, s = DIM / 2 down to 2 * kLastWarpStep: `if (tid < s)`, then a barrier;
+//  * the last warp's steps, s = kLastWarpStep down to 1: every lane of warp 0 runs them (the book's
+//    "unrolling warp" has no `tid < s` test); lanes >= s add too, but what they write is never read
+//    on the way to element 0.
+constexpr unsigned kWarpSize = 32;
+constexpr unsigned kLastWarpStep = 32;  // the last warp's first step: smem[tid] += smem[tid + 32]
+constexpr bool tree_runs(unsigned t, unsigned s) { return s >= 2 * kLastWarpStep ? t < s : t < kWarpSize; }
+constexpr bool tree_feeds_sum(unsigned t, unsigned s) { return t < s; }  // the pairs that reach element 0
+
+// For contrast only, not a kernel of this chapter: the book's chapter 3 (reduceNeighbored) pairs
+// neighbours, stride 1, 2, 4 .. DIM / 2, and thread t adds element t + stride where
+// t % (2 * stride) == 0. The same sums, spread over every warp of the block until the last steps.
+constexpr bool neighbored_adds(unsigned t, unsigned stride) { return t % (2 * stride) == 0; }
+
 // glibc's rand() after srand(1) (also its state when srand is never called): the additive
 // feedback generator r[i] = r[i-3] + r[i-31] (mod 2^32) over a table seeded by Park-Miller
 // (16807 * r mod 2^31 - 1), the first 310 outputs discarded, each output r >> 1. The same on every

@@ -16,10 +16,16 @@ std::vector<unsigned> x;  // the input
 
 unsigned at(size_t i) { return i < x.size() ? x[i] : 0u; }  // threads past the end add 0
 
-// The book's shared-memory tree over DIM values (steps 64, then the last warp's 32 .. 1).
+// The book's shared-memory tree over DIM values, thread by thread as the lesson header describes
+// it (the steps down to 64 with `tid < s`, then the last warp's 32 .. 1 on all 32 lanes of warp 0):
+// every thread that runs a step reads both operands, then all of them write (the kernel's barrier,
+// or __syncwarp() in the last warp).
 unsigned tree(std::vector<unsigned> s) {
-  for (unsigned step = DIM / 2; step > 0; step /= 2)
-    for (unsigned t = 0; t < step; ++t) s[t] += s[t + step];
+  std::vector<unsigned> next(DIM);
+  for (unsigned step = DIM / 2; step > 0; step /= 2) {
+    for (unsigned t = 0; t < DIM; ++t) next[t] = lesson::tree_runs(t, step) ? s[t] + s[t + step] : s[t];
+    std::copy(next.begin(), next.end(), s.begin());
+  }
   return s[0];
 }
 

@@ -89,6 +89,9 @@ def ld_cut(pad, plain):
 W = "transpose_smem_wavefronts.csv"
 SOURCE_GBPS_4096 = {  # 004's times at 4096 x 4096, recomputed as GB/s (its own figure is 1000x too small)
     "copyGmem": 460.5, "naiveGmem": 135.0, "transposeSmem": 390.7, "transposeSmemPad": 411.4, "transposeSmemUnrollPad": 416.1}
+SOURCE_004_MS = {  # 004's tables at 4096 x 4096, in the order it prints them: one run each
+    "transposeSmem": [0.343520, 0.404192, 0.377856], "transposeSmemPad": [0.326272, 0.326656],
+    "transposeSmemUnrollPad": [0.322560]}
 VALUES = [
     Value("transpose.unrollpad.h200", CSV,
           lambda q: (q(kernel="transposeSmemUnrollPad", size=BIG)["gbps"], q(kernel="transposeSmemUnrollPad", size=BIG)["pct_of_copy"]),
@@ -120,6 +123,17 @@ VALUES = [
           "{:.2f} and {:.2f} for loads, {:.2f} and {:.2f} for stores", gpu="h100"),
     Value("transpose.vs_004.h200", CSV,
           lambda q: span([q(kernel=k, size=4096)["gbps"] / g for k, g in SOURCE_GBPS_4096.items()], "{:.1f}", sep="–") + "×"),
+    Field("transpose.unroll_pct.h200", CSV, "pct_of_copy", "{:.0f}%", kernel="transposeSmemUnroll", size=BIG),
+    Value("transpose.pad_vs_unrollpad_4096.h200", CSV,
+          lambda q: tuple(q(kernel=k, size=4096)[f] for k in ("transposeSmemPad", "transposeSmemUnrollPad")
+                          for f in ("time_ms", "min_ms", "max_ms")),
+          "{:.4f} ms ({:.4f}–{:.4f}) against {:.4f} ms ({:.4f}–{:.4f})"),
+    # 004's own single-run times at 4096² (quoted, SOURCE_004_MS): the unroll's gain against the
+    # spread of one kernel's times over its tables
+    Value("transpose.004_unroll_gain", CSV,
+          lambda q: 100 * (SOURCE_004_MS["transposeSmemPad"][-1] / SOURCE_004_MS["transposeSmemUnrollPad"][-1] - 1), "{:.1f}%"),
+    Value("transpose.004_smem_spread", CSV,
+          lambda q: 100 * (max(SOURCE_004_MS["transposeSmem"]) / min(SOURCE_004_MS["transposeSmem"]) - 1), "{:.0f}%"),
     # the top README's headline row
     Field("transpose.tiled_gbps.h200", CSV, "gbps", "{:.0f} GB/s", kernel="transposeTiled", size=BIG),
     Field("transpose.tiled_gbps.h100", CSV, "gbps", "{:.0f} GB/s", "h100", kernel="transposeTiled", size=BIG),

@@ -51,8 +51,8 @@
 
 #define INDEX(ROW, COL, INNER) ((size_t)(ROW) * (INNER) + (COL))
 
-constexpr int BDIMX = 32, BDIMY = 16;  // the book's block
-constexpr int PAD = 2;                 // the book's padding: 2 words per tile row
+constexpr int BDIMX = lesson::BDIMX, BDIMY = lesson::BDIMY;  // the book's block: 32 x 16
+constexpr int PAD = lesson::PAD;                               // the book's padding: 2 words per tile row
 
 // 1. copyGmem: read and write row-major, both coalesced: the ceiling for this tiling.
 __global__ void copyGmem(float* out, const float* in, const int rows, const int cols) {

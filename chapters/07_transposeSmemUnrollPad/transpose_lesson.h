@@ -12,6 +12,48 @@ struct Shape {
   int rows, cols;
 };
 
+// The book's block, BDIMX x BDIMY threads, which stages a BDIMY x BDIMX tile of the input (a row of
+// the tile per threadIdx.y), and its padding: PAD words after every tile row.
+constexpr int BDIMX = 32, BDIMY = 16;
+constexpr int PAD = 2;
+
+// transposeSmem / transposeSmemPad. Thread (tx, ty) stores input element (ty, tx) of the block's tile
+// in tile[ty][tx]: a warp (one ty) stores a tile row. After the barrier, thread bidx = ty * BDIMX + tx
+// writes element (irow, icol) = (bidx / BDIMY, bidx % BDIMY) of the block's output tile, which it
+// reads from tile[icol][irow]: a warp reads two tile columns, 16 lanes each.
+struct TileElem {
+  int r, c;
+};
+constexpr TileElem out_element(int bidx) { return {bidx / BDIMY, bidx % BDIMY}; }  // (irow, icol)
+// The word of tile[r][c] in a tile whose rows are BDIMX + pad words long.
+constexpr int tile_word(int r, int c, int pad) { return r * (BDIMX + pad) + c; }
+
+// Chapter 05's bank model for 4-byte words: 32 banks, word w in bank w % 32; a warp access takes as
+// many wavefronts as the most distinct words that one bank must deliver (lanes reading the same
+// word share it). (The exercises' checker applies the same rule, common/exercise.h.)
+constexpr int kBanks = 32;
+inline int wavefronts(const std::vector<int>& words) {
+  std::vector<std::vector<int>> per_bank(kBanks);
+  int worst = 0;
+  for (int w : words) {
+    auto& b = per_bank[static_cast<size_t>(w % kBanks)];
+    bool seen = false;
+    for (int x : b) seen = seen || x == w;
+    if (!seen) b.push_back(w);
+    worst = static_cast<int>(b.size()) > worst ? static_cast<int>(b.size()) : worst;
+  }
+  return worst;
+}
+// The words warp `warp` reads in the column read of transpose_smem<pad> (lane = bidx % 32).
+inline std::vector<int> column_read_words(int warp, int pad) {
+  std::vector<int> w;
+  for (int lane = 0; lane < 32; ++lane) {
+    const TileElem e = out_element(warp * 32 + lane);
+    w.push_back(tile_word(e.c, e.r, pad));  // tile[icol][irow]
+  }
+  return w;
+}
+
 // Correctness shapes: the printed 8 x 6, sizes that are not multiples of any tile, a single row
 // and a single column, and one that is.
 constexpr Shape kShapes[] = {{8, 6}, {1023, 777}, {777, 1023}, {1, 4096}, {4096, 1}, {512, 512}};

@@ -8,7 +8,7 @@
 #include "transpose_lesson.h"
 
 using lesson::Shape;
-constexpr int BX = 32, BY = 16;
+constexpr int BX = lesson::BDIMX, BY = lesson::BDIMY;
 const float kUnset = std::nanf("");
 
 using Matrix = std::vector<float>;
@@ -38,19 +38,23 @@ static Matrix run(lesson::Kind k, const Matrix& in, int rows, int cols, bool boo
         for (int c = 0; c < cols; ++c) out[k == lesson::Copy ? at(r, c, cols) : at(c, r, rows)] = in[at(r, c, cols)];
       break;
     case lesson::Smem:
-    case lesson::SmemPad:
+    case lesson::SmemPad: {
+      // The tile with the kernel's row length; the indices are transpose_lesson.h's, which the
+      // diagrams draw.
+      const int pad = k == lesson::SmemPad ? lesson::PAD : 0;
       blocks(gx, gy, BX, BY,
              [&](int bx, int by, int tx, int ty) {
-               if (tx == 0 && ty == 0) tile.assign(BY * BX, kUnset);
+               if (tx == 0 && ty == 0) tile.assign(BY * (BX + pad), kUnset);
                const int row = by * BY + ty, col = bx * BX + tx;
-               if (row < rows && col < cols) tile[ty * BX + tx] = in[at(row, col, cols)];
+               if (row < rows && col < cols) tile[lesson::tile_word(ty, tx, pad)] = in[at(row, col, cols)];
              },
              [&](int bx, int by, int tx, int ty) {
-               const int bidx = ty * BX + tx, irow = bidx / BY, icol = bidx % BY;
-               const int row = bx * BX + irow, col = by * BY + icol;
-               if (row < cols && col < rows) out[at(row, col, rows)] = tile[icol * BX + irow];
+               const lesson::TileElem e = lesson::out_element(ty * BX + tx);  // (irow, icol)
+               const int row = bx * BX + e.r, col = by * BY + e.c;
+               if (row < cols && col < rows) out[at(row, col, rows)] = tile[lesson::tile_word(e.c, e.r, pad)];
              });
       break;
+    }
     case lesson::SmemUnroll:
     case lesson::SmemUnrollPad:
       blocks((cols + 2 * BX - 1) / (2 * BX), gy, BX, BY,
