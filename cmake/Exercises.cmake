@@ -26,6 +26,8 @@
 #                           learner files report as skipped ("not attempted: edit <file>"), even in
 #                           strict mode. In `wrong` mode the test passes iff some check rejects the
 #                           answer in every run, and says which.
+# A checker that rejects wrong values draws them, expected against got, into
+# build/exercises/<name>_mistake.svg (WB_EXERCISE_PICTURE; common/exercise_picture.h) and names it.
 # Each run writes build/exercise_results/<name>.json; `exercise_check.py summary` turns them into
 # the exercises log (scripts/gpu_check.sh) and tells whether every CPU-decidable check ran (CI).
 

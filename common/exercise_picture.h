@@ -57,9 +57,9 @@ Picture draw_mistake(const std::string& path, const std::string& name, const std
       g[l] = static_cast<long long>(got[p.start + l]);
     }
     const size_t last = p.start + 31 < n ? p.start + 31 : n - 1;
-    std::string title = name + ", " + what + ": elements " + std::to_string(p.start) + " to " +
-                        std::to_string(last) + " (box l is element " + std::to_string(p.start) + " + l)";
-    if (!p.full) title += "; boxes past element " + std::to_string(n - 1) + " are no element (0 in both rows)";
+    std::string title = name + ", " + what + ": elements " + std::to_string(p.start) + " to " + std::to_string(last);
+    if (p.start) title += " (lane l: element " + std::to_string(p.start) + " + l)";
+    if (!p.full) title += "; no element after " + std::to_string(n - 1) + " (0 in both rows)";
     std::error_code ec;
     const auto dir = std::filesystem::path(path).parent_path();
     if (!dir.empty()) std::filesystem::create_directories(dir, ec);
