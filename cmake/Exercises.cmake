@@ -26,6 +26,8 @@
 #                           learner files report as skipped ("not attempted: edit <file>"), even in
 #                           strict mode. In `wrong` mode the test passes iff some check rejects the
 #                           answer in every run, and says which.
+# A checker that rejects wrong values draws them, expected against got, into
+# build/exercises/<name>_mistake.svg (WB_EXERCISE_PICTURE; common/exercise_picture.h) and names it.
 # Each run writes build/exercise_results/<name>.json; `exercise_check.py summary` turns them into
 # the exercises log (scripts/gpu_check.sh) and tells whether every CPU-decidable check ran (CI).
 
@@ -73,7 +75,9 @@ function(workbook_exercise name)
   target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo -Xcompiler=-Wall>)
   target_compile_definitions(${target} PRIVATE "WB_EXERCISE_FILE=\"${file}\""
     "WB_EXERCISE_LEARNER_FILE=\"${learner_rel}\"" "WB_EXERCISE_NAME=\"${name}\""
-    "WB_EXERCISE_MODE=\"${WORKBOOK_EXERCISES}\"" "WB_CUDA_ARCHS=\"${WORKBOOK_ARCHS_TEXT}\"")
+    "WB_EXERCISE_MODE=\"${WORKBOOK_EXERCISES}\"" "WB_CUDA_ARCHS=\"${WORKBOOK_ARCHS_TEXT}\""
+    # A rejection for wrong values draws the mistake here (common/exercise_picture.h).
+    "WB_EXERCISE_PICTURE=\"${CMAKE_BINARY_DIR}/exercises/${name}_mistake.svg\"")
   target_link_libraries(${target} PRIVATE ${EX_LIBRARIES})
   add_dependencies(exercises ${target})
 
@@ -134,6 +138,14 @@ function(workbook_exercise name)
   _workbook_skippable(exercise.${name})  # the runner keeps "not attempted" a skip even in strict mode
   set_property(GLOBAL APPEND PROPERTY WORKBOOK_EXERCISE_NAMES ${name})
 endfunction()
+
+# The rejection picture (common/exercise_picture.h) drawn from a known-wrong result, on the CPU.
+add_executable(exercise_picture_test ${WORKBOOK_ROOT}/tests/exercise_picture_test.cpp)
+target_include_directories(exercise_picture_test PRIVATE ${WORKBOOK_ROOT}/common ${WORKBOOK_ROOT}/tests)
+target_compile_options(exercise_picture_test PRIVATE -Wall -Wextra)
+target_compile_definitions(exercise_picture_test PRIVATE "WB_PICTURE_TEST_DIR=\"${CMAKE_BINARY_DIR}/exercise_picture_test\"")
+add_test(NAME exercise.picture.unit COMMAND exercise_picture_test)
+set_tests_properties(exercise.picture.unit PROPERTIES LABELS "cpu;exercise" TIMEOUT 120)
 
 # The runner's own verdicts on fake checkers: a wrong answer no check rejects (or rejects only
 # sometimes) fails, an untouched file skips even in strict mode. No GPU, no build.

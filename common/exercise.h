@@ -17,8 +17,11 @@
 //   }
 //
 // Exit codes: 0 every case right, 1 a wrong value (or a CUDA error), 2 bad arguments, 77 no GPU or
-// not attempted ("not attempted: edit <file>"). Options: --quick (no timing: the runs under the
-// sanitizers and ncu), --bank-model (checkers that declare BANK_MODEL: the host-only bank check).
+// not attempted ("not attempted: edit <file>"). A wrong value also draws the mistake: 32 elements,
+// expected against got, into WB_EXERCISE_PICTURE (build/exercises/<name>_mistake.svg, set by
+// cmake/Exercises.cmake; common/exercise_picture.h), and the verdict names that file.
+// Options: --quick (no timing, no picture: the runs under the sanitizers and ncu), --bank-model
+// (checkers that declare BANK_MODEL: the host-only bank check).
 // Timings go to stderr and never decide anything.
 #pragma once
 
@@ -31,6 +34,7 @@
 
 #include "args.h"
 #include "check.h"
+#include "exercise_picture.h"
 #include "timer.h"
 
 #ifndef WB_EXERCISE_FILE
@@ -41,6 +45,9 @@
 #endif
 #ifndef WB_EXERCISE_NAME
 #define WB_EXERCISE_NAME "exercise"
+#endif
+#ifndef WB_EXERCISE_PICTURE
+#define WB_EXERCISE_PICTURE ""  // no picture
 #endif
 
 // True once the learner has deleted `#define WB_NOT_ATTEMPTED` from their file. Evaluated where it
@@ -135,6 +142,12 @@ class Checker {
       std::exit(kSkip);
     }
     std::fprintf(stderr, "judging %s\n", WB_EXERCISE_FILE);
+    // The full run draws the mistake and first removes an old picture; the runs under the tools
+    // (--quick) and --bank-model leave it alone.
+    if (!quick_ && !bank_model_) {
+      picture_path_ = WB_EXERCISE_PICTURE;
+      if (!picture_path_.empty()) std::remove(picture_path_.c_str());
+    }
   }
 
   bool quick() const { return quick_; }
@@ -169,6 +182,12 @@ class Checker {
     ++failed_;
     std::printf("FAIL %s: element %zu: expected %s, got %s (%zu of %zu elements wrong)\n", what.c_str(),
                 first, show(want[first]).c_str(), show(got[first]).c_str(), wrong, got.size());
+    // The first wrong case is drawn, unless it has fewer than 32 elements and a later one has more.
+    if (!picture_.written || (!picture_.full && got.size() >= 32)) {
+      Picture p = draw_mistake(picture_path_, WB_EXERCISE_NAME, what, got, want);
+      if (p.written) picture_ = p;
+      if (!p.line.empty()) std::printf("  %s\n", p.line.c_str());
+    }
     return false;
   }
 
@@ -195,7 +214,9 @@ class Checker {
   // The verdict: exit code 0 or 1, with one line that the runner shows.
   int finish() {
     if (failed_) {
-      std::printf("FAIL: %s: %d of %d cases wrong\n", WB_EXERCISE_NAME, failed_, cases_);
+      if (picture_.written) std::printf("%s\n", picture_.line.c_str());
+      std::printf("FAIL: %s: %d of %d cases wrong%s\n", WB_EXERCISE_NAME, failed_, cases_,
+                  picture_.written ? ("; picture: " + picture_path_).c_str() : "");
       return kFail;
     }
     std::printf("PASS: %s: %d cases, every element equals the CPU reference\n", WB_EXERCISE_NAME, cases_);
@@ -218,6 +239,8 @@ class Checker {
   Args args_;
   bool quick_ = false, bank_model_ = false;
   int cases_ = 0, failed_ = 0;
+  std::string picture_path_;  // empty: no picture (the runs under the tools, --bank-model)
+  Picture picture_;
   cudaDeviceProp prop_{};
 };
 

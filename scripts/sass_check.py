@@ -23,8 +23,17 @@ The rules file, one rule per line ('#' starts a comment):
             ATOMS.POPC.INC.32; * and ? are wildcards (LDG.E.128*). An optional second word must
             appear in the operands, literally and as a whole operand or its start: `ULDC* c[0x3]`
             is a uniform load from constant bank 3; `IMAD* 0x88` multiplies by 0x88 (not 0x880).
-  <why>     the README shows each rule that has one, with the SASS lines it matched (a few); a rule
-            without one is checked all the same.
+  <why>     what the rule is for, in one sentence. The README shows each rule that has one, with the
+            SASS lines it matched (a few); a rule without one is checked all the same. An exercise's
+            rules all have one (a learner reads it when the rule fails).
+
+A failed rule prints, under its line, what it asks for and what the kernel has instead, in the
+source's words, then its why, then the instructions themselves:
+
+    FAIL warp_sum64.sass:2: warp_sum64 | has >=5 SHFL.BFLY
+           the task asks for at least 5 `__shfl_xor_sync` butterflies (SHFL.BFLY); your kernel warp_sum64 has: SHFL.DOWN ×5
+           why: Five butterfly steps; a 64-bit shuffle is two 32-bit SHFL.BFLY per step.
+           kernel warp_sum64(...): wanted at least 5 'SHFL.BFLY', found 0; its SHFL instructions: ...
 
 Compiler version. Exact counts ("5 SHFL.BFLY") are what one nvcc made of the source; another
 version may unroll, fuse or schedule differently. The rules hold for the nvcc they were recorded
@@ -303,6 +312,76 @@ class Rule:
         return problems
 
 
+# What a learner writes, for the opcodes the rules name: the failure message speaks of the source.
+LEARNER_NAMES = [
+    (r"SHFL\.IDX", "`__shfl_sync`"),
+    (r"SHFL\.UP", "`__shfl_up_sync`"),
+    (r"SHFL\.DOWN", "`__shfl_down_sync`"),
+    (r"SHFL\.BFLY", "`__shfl_xor_sync` butterflies"),
+    (r"SHFL", "`__shfl*_sync` warp shuffles"),
+    (r"LDS", "shared-memory loads"),
+    (r"STS", "shared-memory stores"),
+    (r"ATOMS", "shared-memory atomics"),
+    (r"ATOM", "atomics such as `atomicAdd`"),
+    (r"RED", "atomics such as `atomicAdd` whose result is unused"),
+    (r"BAR", "`__syncthreads()` barriers"),
+    (r"LDG\.E\.128", "128-bit global loads such as `float4`"),
+    (r"LDG", "global-memory loads"),
+    (r"STG", "global-memory stores"),
+    (r"ULDC|LDC", "constant-memory loads"),
+    (r"FFMA", "float multiply-adds"),
+    (r"LDL|STL", "local-memory accesses"),
+]
+
+
+def learner_name(p):
+    """`__shfl_xor_sync` butterflies (SHFL.BFLY): what the source writes, then the opcode."""
+    name = next((n for rx, n in LEARNER_NAMES if re.match(rx, p.opcode)), None)
+    what = p.opcode + (" " + p.operand if p.operand else "")
+    return f"{name} ({what})" if name else what
+
+
+def tally(texts):
+    """'SHFL.DOWN ×5, SHFL.IDX ×1': the instructions by opcode, in order of first appearance."""
+    counts = {}
+    for t in texts:
+        mn = re.sub(r"^@!?U?P\w+\s+", "", t).split(None, 1)[0]
+        counts[mn] = counts.get(mn, 0) + 1
+    return ", ".join(f"{m} ×{c}" for m, c in counts.items())
+
+
+def learner_message(rule, k):
+    """One line in the learner's words: what the rule asks for, and what the kernel has instead."""
+    ins = list(k.instructions())
+    if rule.kind == "no spill":
+        local = [t for _, mn, _, t in ins if mn.startswith(("LDL", "STL"))]
+        stack = k.res.get("STACK")
+        has = ([f"a {stack}-byte stack frame"] if stack else []) + ([tally(local)] if local else [])
+        return ("the task asks that every value stay in registers (no local memory, no stack frame); "
+                f"your kernel has: {', '.join(has) or 'no resource usage to read'}")
+    if rule.kind == "all":
+        a, b = rule.patterns
+        return (f"the task asks for all {learner_name(a)} before the first of the {learner_name(b)}; "
+                f"your kernel has: {tally(t for _, mn, ops, t in ins if a.matches(mn, ops)) or 'none of the first'}"
+                f", {tally(t for _, mn, ops, t in ins if b.matches(mn, ops)) or 'none of the second'}, "
+                "not in that order")
+    asks, has = [], []
+    for p in rule.patterns:
+        hits = [t for _, mn, ops, t in ins if p.matches(mn, ops)]
+        if rule.kind == "lacks":
+            asks.append(f"no {learner_name(p)}")
+            if hits:
+                has.append(tally(hits))
+            continue
+        wanted = p.wanted().replace(f" (exactly {p.count} under nvcc {RULES_NVCC})", "")
+        asks.append(f"{wanted} {learner_name(p)}")
+        if not p.ok(len(hits)):
+            base = re.split(r"[.*?\[]", p.opcode)[0]
+            fam = [t for _, mn, _, t in ins if mn.split(".")[0] == base]
+            has.append(tally(fam) if fam else f"no {base} at all")
+    return f"the task asks for {' and '.join(asks)}; your kernel has: {', '.join(has)}"
+
+
 def related(k, p):
     """The instructions found of the pattern's family (same base opcode), for a failure message."""
     base = re.split(r"[.*?\[]", p.opcode)[0]
@@ -355,6 +434,9 @@ def check_rules(rules, kernels, path):
             problems = r.check(k)
             status = "FAIL" if problems else "ok  "
             print(f"{status} {where}: {k.name} | {r.rule}")
+            if problems:  # first in the learner's words and what the rule is for, then the details
+                print(f"       {learner_message(r, k).replace('your kernel', f'your kernel {k.name}', 1)}")
+                print(f"       why: {r.why}" if r.why else "       why: (the rules file gives no reason)")
             for pr in problems:
                 print(f"       kernel {k.signature}: {pr}")
             failures += bool(problems)

@@ -98,7 +98,14 @@ def check_checker(o):
         return Result(FAIL, "the checker timed out (a hang: a shuffle or barrier some lanes never reach?)", both)
     if rc == 0:
         return Result(PASS, last_line(out, ("PASS",)), both)
-    return Result(FAIL, last_line(out + "\n" + err), both)
+    return Result(FAIL, last_line(out + "\n" + err) + picture(out), both)
+
+
+def picture(out):
+    """The checker's picture of wrong values (common/exercise_picture.h), named in the verdict."""
+    drawn = [l.split(": ", 1)[1].split(" (", 1)[0] for l in out.splitlines()
+             if l.strip().startswith("picture of the mistake: ")]
+    return f"; picture: {drawn[-1]}" if drawn else ""
 
 
 def check_sanitizer(o, tool):
@@ -145,7 +152,14 @@ def check_sass(o):
     both = out + err
     if rc == 0:
         return Result(PASS, "SASS rules hold (" + os.path.basename(o.sass_rules) + ")", both)
-    bad = [l.strip() for l in both.splitlines() if l.strip().startswith(("FAIL", "x ", "✗"))]
+    # sass_check.py follows a failed rule's line with what it asks for and what the kernel has,
+    # in the learner's words, then the rule's why: the verdict quotes those two.
+    lines = [l.strip() for l in both.splitlines()]
+    task = next((l for l in lines if l.startswith("the task asks")), "")
+    why = next((l[len("why: "):] for l in lines if l.startswith("why: ")), "")
+    if task:
+        return Result(FAIL, f"SASS: {task}" + (f". Why: {why}" if why and not why.startswith("(") else ""), both)
+    bad = [l for l in lines if l.startswith(("FAIL", "x ", "✗"))]
     return Result(FAIL, "SASS: " + (bad[0] if bad else last_line(both)), both)
 
 

@@ -57,6 +57,21 @@ with tempfile.TemporaryDirectory() as d:
     case("a solution that fails", 1, base + ["--mode", "solutions", "--checker", fails], want_text="element 8")
     case("a wrong answer the checker rejects every run", 0, base + ["--mode", "wrong", "--checker", fails],
          want_text="rejected by checker")
+    drawn = fake(d, "drawn", "echo 'FAIL n = 40: element 8: expected 3, got 4'; "
+                             "echo 'picture of the mistake: /b/exercises/e_mistake.svg (n = 40, elements 8 to 39)'; "
+                             "echo 'FAIL: e: 1 of 1 cases wrong; picture: /b/exercises/e_mistake.svg'; exit 1")
+    case("a rejection for wrong values names the checker's picture", 0,
+         base + ["--mode", "wrong", "--checker", drawn], want_text="; picture: /b/exercises/e_mistake.svg")
+    sass_fail = os.path.join(d, "sass_fail.py")
+    with open(sass_fail, "w") as f:
+        f.write("print('FAIL e.sass:1: e | has >=5 SHFL.BFLY')\n"
+                "print('       the task asks for at least 5 `__shfl_xor_sync` butterflies (SHFL.BFLY); "
+                "your kernel e has: SHFL.DOWN ×5')\n"
+                "print('       why: Five butterfly steps.')\nraise SystemExit(1)\n")
+    case("a SASS rejection quotes what the rule asks for, what the kernel has, and why", 0,
+         base + ["--mode", "wrong", "--checker", passes, "--sass-rules", "e.sass", "--sass-script", sass_fail],
+         want_text="SASS: the task asks for at least 5 `__shfl_xor_sync` butterflies (SHFL.BFLY); your kernel e "
+                   "has: SHFL.DOWN ×5. Why: Five butterfly steps.")
     case("a wrong answer no check rejects", 1, base + ["--mode", "wrong", "--checker", passes])
     case("a wrong answer rejected only sometimes", 1,
          base + ["--mode", "wrong", "--checker", flaky, "--repeat", "4"], want_text="only sometimes")

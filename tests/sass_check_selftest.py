@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Checks scripts/sass_check.py's rules without a GPU or cuobjdump, on made-up SASS: exact counts
 hold exactly under the nvcc the rules were recorded with and as lower bounds under another, the
-other rules as written, a rules file's `nvcc X.Y` line wins over RULES_NVCC, and a rule that matches
-no kernel fails (never a silent pass of nothing)."""
+other rules as written, a rules file's `nvcc X.Y` line wins over RULES_NVCC, a rule that matches
+no kernel fails (never a silent pass of nothing), and a failed rule says, in the learner's words,
+what it asks for, what the kernel has instead, and its why."""
 import io
 import os
 import sys
@@ -23,14 +24,18 @@ def kernel(name, texts):
 K = [kernel("warpReduce", ["SHFL.BFLY PT, R3, R2, 0x10, 0x1f"] * 6 + ["EXIT"])]  # six, not five
 
 
-def failures(rules_text, relax):
+def failures(rules_text, relax, kernels=None, out=None):
     with tempfile.NamedTemporaryFile("w", suffix=".sass", delete=False) as f:
         f.write(rules_text)
     try:
         rules, recorded = sc.read_rules(f.name)
         sc.RELAX_EXACT = relax
-        with redirect_stdout(io.StringIO()):
-            return sc.check_rules(rules, K, f.name), recorded
+        buf = io.StringIO()
+        with redirect_stdout(buf):
+            n = sc.check_rules(rules, kernels or K, f.name)
+        if out is not None:
+            out.append(buf.getvalue())
+        return n, recorded
     finally:
         sc.RELAX_EXACT = False
         os.unlink(f.name)
@@ -60,5 +65,27 @@ _, recorded = failures("warpReduce | has 6 SHFL.BFLY\n", False)
 ok = recorded == sc.RULES_NVCC
 bad += not ok
 print(f"{'ok   ' if ok else 'WRONG'} no nvcc line: {recorded} (want RULES_NVCC {sc.RULES_NVCC})")
-print(f"{len(cases) + 2 - bad} passed, {bad} failed")
+# The failure message: a butterfly rule on a kernel of SHFL.DOWN, shared memory where none belongs,
+# a stack frame; each says what the task asks for, what the kernel has, and why.
+DOWN = [kernel("warp_sum64", ["SHFL.DOWN PT, R3, R2, 0x10, 0x1f"] * 5 + ["STS [R1], R2", "LDS R3, [R1]", "EXIT"])]
+DOWN[0].res["STACK"] = 16
+messages = [
+    ("warp_sum64 | has >=5 SHFL.BFLY | Five butterfly steps.\n",
+     ["the task asks for at least 5 `__shfl_xor_sync` butterflies (SHFL.BFLY); "
+      "your kernel warp_sum64 has: SHFL.DOWN ×5", "why: Five butterfly steps."]),
+    ("warp_sum64 | lacks LDS*, STS*, BAR* | No shared memory.\n",
+     ["the task asks for no shared-memory loads (LDS*) and no shared-memory stores (STS*) and no "
+      "`__syncthreads()` barriers (BAR*); your kernel warp_sum64 has: LDS ×1, STS ×1", "why: No shared memory."]),
+    ("warp_sum64 | no spill | Registers only.\n",
+     ["your kernel warp_sum64 has: a 16-byte stack frame", "why: Registers only."]),
+    ("warp_sum64 | has SHFL.IDX |\n", ["has: SHFL.DOWN ×5", "why: (the rules file gives no reason)"]),
+]
+for text, wanted in messages:
+    out = []
+    got, _ = failures(text, False, DOWN, out)
+    missing = [w for w in wanted if w not in out[0]]
+    ok = got == 1 and not missing
+    bad += not ok
+    print(f"{'ok   ' if ok else 'WRONG'} message of '{text.strip()}'" + (f": missing {missing} in\n{out[0]}" if not ok else ""))
+print(f"{len(cases) + 2 + len(messages) - bad} passed, {bad} failed")
 sys.exit(1 if bad else 0)
