@@ -198,6 +198,23 @@ inline void shuffle_legend(svg::Doc& d, double y) {
 }
 
 // One row of 32 values at y, with a label; bad[l] marks lane l (vermillion frame and fill).
+// A value short enough for a lane's box: up to 5 characters as they are; a longer one with three
+// significant digits and its power of ten ("1.3e11", "-1.4e9"); the checker's message gives the
+// exact values.
+inline std::string compact(long long v) {
+  std::string s = std::to_string(v);
+  if (s.size() <= 5) return s;
+  char b[32];
+  std::snprintf(b, sizeof b, "%.1e", static_cast<double>(v));
+  std::string m(b), out;
+  const size_t e = m.find('e');
+  out = m.substr(0, e) + "e";
+  std::string ex = m.substr(e + 1);
+  if (ex[0] == '+') ex.erase(0, 1);
+  while (ex.size() > 1 && (ex[0] == '0' || (ex[0] == '-' && ex[1] == '0'))) ex.erase(ex[0] == '-' ? 1 : 0, 1);
+  return out + ex;
+}
+
 inline void values_panel(svg::Doc& d, double y, const std::string& label, const std::vector<long long>& v,
                          const std::vector<bool>& bad = {}, const char* fill = svg::kWhite) {
   d.text(kLeft - 8, y + 14, label, 11, "end");
@@ -205,7 +222,8 @@ inline void values_panel(svg::Doc& d, double y, const std::string& label, const 
     const bool wrong = l < static_cast<int>(bad.size()) && bad[l];
     d.rect(lane_x(l) + 1, y, kLaneW - 2, 20, wrong ? svg::kVermillion : fill, svg::kBlack, wrong ? 1.5 : 0.5,
            "data-lane=\"" + std::to_string(l) + "\"");
-    d.text(lane_x(l) + kLaneW / 2, y + 14, std::to_string(v[l]), v[l] > 999 || v[l] < -99 ? 7.5 : 9.5, "middle",
+    const std::string t = compact(v[l]);
+    d.text(lane_x(l) + kLaneW / 2, y + 14, t, t.size() <= 3 ? 9.5 : t.size() <= 4 ? 8 : 6.5, "middle",
            wrong ? svg::kWhite : svg::kBlack);
   }
 }
