@@ -31,6 +31,7 @@
 #include "args.h"
 #include "check.h"
 #include "clock.cuh"
+#include "constant_divergence_cases.h"
 #include "csv.h"
 
 constexpr int kWords = 16384;  // 64 KB: all of the constant space a program may declare
@@ -166,10 +167,11 @@ int main(int argc, char** argv) {
   {
     std::vector<unsigned> self(kWords);
     for (int i = 0; i < kWords; ++i) self[i] = static_cast<unsigned>(i);
-    for (int stride_bytes : {4, 256}) {
-      for (int k = 1; k <= 32 && ok; k *= 2) {
+    for (int stride_bytes : cd_cases::kStrideBytes) {
+      for (int k : cd_cases::kDistinct) {
+        if (!ok) break;
         std::vector<unsigned> start(32);
-        for (int l = 0; l < 32; ++l) start[l] = static_cast<unsigned>((l % k) * (stride_bytes / 4));
+        for (int l = 0; l < 32; ++l) start[l] = cd_cases::start_word(l, k, stride_bytes);
         ok = run("divergence", self, start, 1, k, stride_bytes, k * stride_bytes);
       }
     }

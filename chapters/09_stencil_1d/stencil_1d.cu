@@ -36,7 +36,7 @@
 #include "timer.h"
 
 constexpr int RADIUS = lesson::RADIUS;
-constexpr int BDIM = 32;  // the book's block size
+constexpr int BDIM = lesson::BDIM;  // the book's block size
 
 __constant__ float coef[RADIUS + 1];
 

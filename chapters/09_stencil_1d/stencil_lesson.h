@@ -8,6 +8,7 @@
 namespace lesson {
 
 constexpr int RADIUS = 4;
+constexpr int BDIM = 32;  // the book's block size: one tile of BDIM + 2 * RADIUS floats per block
 
 // The book's constantStencil coefficients ("Professional CUDA C Programming", ch. 5,
 // constantStencil.cu: #define a0 0.00000f ... a4 -0.00357f), quoted by source 003 as a0..a4.

@@ -13,6 +13,26 @@ namespace lesson {
 constexpr int kRuns = 100;
 constexpr int kX = 42;  // thread 1's payload (004 writes 1; any value the memory did not hold works)
 
+// The example's steps in program order, for the diagram (threeThreads.cuh runs threads 1 and 2,
+// run_three_threads in memoryFence.cu is thread 3). release_to: the index of the acquire that reads
+// this release's value (-1: none), i.e. the synchronizes-with edges.
+struct Step {
+  int thread;        // 1, 2 or 3
+  const char* what;  // the operation ("x" stands for kX where a value is stored)
+  const char* scope; // of the atomic, or "" for a plain access
+  int release_to;
+};
+inline constexpr Step kSteps[] = {
+    {1, "x = 42", "", -1},                      // a plain store (kX)
+    {1, "a.store(1, release)", "device", 2},    // -> thread 2's acquire of a
+    {2, "a.load(acquire) == 1", "device", -1},  // waits for thread 1
+    {2, "read x; y = x + 1", "", -1},
+    {2, "b.store(1, release)", "system", 5},    // -> the host's acquire of b
+    {3, "b.load(acquire) == 1", "system", -1},  // the host waits for thread 2
+    {3, "read x and y", "", -1},
+};
+static_assert(kX == 42, "kSteps spells thread 1's store as x = 42");
+
 // What each thread saw in one run. Thread 2 and thread 3 each read after an acquire.
 struct ThreeThreads {
   int t2_x = -1;            // x as read by thread 2 after a.load(acquire) == 1
