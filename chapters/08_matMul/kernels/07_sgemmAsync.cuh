@@ -1,0 +1,187 @@
+// Step 7: step 6's shape with cp.async copies into a ring of three shared stages (sm_80 and later),
+// written once for every tile shape (Tiles<>, in matMul_tiles.h) so that step 8 can tune it.
+#pragma once
+
+#include "../matMul_tiles.h"  // Tiles<>: the shape parameters, shared with the diagram program
+#include "04_sgemmVec4.cuh"   // store4
+
+// cp.async (LDGSTS): global to shared without registers, completed in groups. src_size 0 reads
+// nothing and writes zeros (outside the matrices). Below sm_80 the same calls are plain loads and
+// stores, so the kernel stays correct there (synchronous, no overlap): the barrier after
+// cp_async_wait() then orders them like the asynchronous ones.
+__device__ __forceinline__ void cp_async4(float* dst, const float* src, bool in) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(
+                   static_cast<unsigned>(__cvta_generic_to_shared(dst))),
+               "l"(src), "r"(in ? 4 : 0));
+#else
+  *dst = in ? *src : 0.0f;
+#endif
+}
+__device__ __forceinline__ void cp_async16(float* dst, const float* src) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  // .cg: through L2 only; each 16 bytes of B is used once per block, from shared memory
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(
+                   static_cast<unsigned>(__cvta_generic_to_shared(dst))),
+               "l"(src));
+#else
+  *reinterpret_cast<float4*>(dst) = *reinterpret_cast<const float4*>(src);
+#endif
+}
+__device__ __forceinline__ void cp_async_commit() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::);
+#endif
+}
+template <int kPending>  // wait until at most kPending of this thread's groups are in flight
+__device__ __forceinline__ void cp_async_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending));
+#endif
+}
+
+// The order in which blocks walk C (8.): block b of a 1-D grid takes tile row/column (tm, tn).
+// group <= 1: row by row. Otherwise groups of `group` tile rows are walked column by column, so
+// that the blocks resident at one time share a few rows of A and a few columns of B in L2.
+__device__ __forceinline__ void block_tile(int group, int tiles_m, int tiles_n, int& tm, int& tn) {
+  const int b = blockIdx.x;
+  if (group <= 1) {
+    tm = b / tiles_n, tn = b % tiles_n;
+    return;
+  }
+  const int per_group = group * tiles_n, first = (b / per_group) * group;
+  const int rows = min(group, tiles_m - first), in = b % per_group;
+  tm = first + in % rows, tn = in / rows;
+}
+
+// The body of 7. and 8. kFull: M, N, K are multiples of BM, BN, BK (no bounds tests; B in 16-byte
+// copies). Otherwise every copy is 4 bytes with its own bounds test, and stores are single floats.
+template <class T, bool kFull>
+__device__ __forceinline__ void sgemm_async_body(const float* __restrict__ A, const float* __restrict__ B,
+                                                 float* __restrict__ C, int M, int N, int K, int group) {
+  extern __shared__ __align__(16) float smem[];
+  constexpr int BM = T::BM, BN = T::BN, BK = T::BK, LDA = BM + T::kPadA, NT = T::kThreads;
+  const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+  int tm, tn;
+  block_tile(group, (M + BM - 1) / BM, (N + BN - 1) / BN, tm, tn);
+  const int bm = tm * BM, bn = tn * BN;
+  // this thread's first row of A and column of B inside the block tile
+  const int a0 = (warp / (BN / T::WN)) * T::WM + (lane / T::WTX) * 4;
+  const int b0 = (warp % (BN / T::WN)) * T::WN + (lane % T::WTX) * 4;
+  const int ktiles = (K + BK - 1) / BK;
+
+  // Copy k-tile kt into stage s. A: element e = tid + NT j of the tile is (row (e / 8) % BM,
+  // k (e / 8BM) * 8 + e % 8): a warp reads 4 rows x 8 consecutive k (4 whole 32-byte sectors) and
+  // writes As[k][m] at banks 4k + m (all 32 different). B: 16-byte pieces of its rows.
+  // Whole tiles: every copy of a thread is its first one plus a constant offset in shared memory
+  // and a constant number of rows (of K or N floats) plus a constant k in global memory, so a
+  // thread keeps one pointer into A and one into B (and no bounds tests).
+  constexpr int RA = 8 * BM / NT;  // copies of A per 8-deep slice of the tile
+  const float* a_src = A + (bm + tid / 8 % BM) * K + tid % 8;
+  const float* b_src = B + (tid / (BN / 4)) * N + bn + (tid % (BN / 4)) * 4;
+  const int a_dst = (tid % 8) * LDA + tid / 8 % BM, b_dst = BK * LDA + (tid / (BN / 4)) * BN + (tid % (BN / 4)) * 4;
+  auto copy_tile = [&](int kt, int s) {
+    float* stage = smem + s * T::kStageFloats;
+    const int k0 = kt * BK;
+    if (kFull) {
+      static_assert(NT % 8 == 0 && (8 * BM) % NT == 0 && NT % (BN / 4) == 0, "copy layout");
+#pragma unroll
+      for (int j = 0; j < T::kALoads; ++j)  // element e = tid + NT j: row tid / 8 + (NT / 8)(j % RA), k tid % 8 + 8 (j / RA)
+        cp_async4(stage + a_dst + 8 * (j / RA) * LDA + (NT / 8) * (j % RA),
+                  a_src + (NT / 8) * (j % RA) * K + k0 + 8 * (j / RA), true);
+#pragma unroll
+      for (int j = 0; j < T::kBLoads16; ++j)  // piece f = tid + NT j: row f / (BN / 4) = tid / (BN / 4) + j NT / (BN / 4)
+        cp_async16(stage + b_dst + j * (NT / (BN / 4)) * BN, b_src + (k0 + j * (NT / (BN / 4))) * N);
+    } else {
+      float* as = stage;
+      float* bs = stage + BK * LDA;
+      // Edge tiles are rare (at most the last tile row, column and k-tile): loops, not unrolled,
+      // so that their addresses and tests do not take the registers of the sums.
+#pragma unroll 1
+      for (int j = 0; j < T::kALoads; ++j) {
+        const int e = tid + NT * j, m = (e / 8) % BM, k = (e / (8 * BM)) * 8 + e % 8;
+        const bool in = bm + m < M && k0 + k < K;
+        cp_async4(as + k * LDA + m, in ? A + (bm + m) * K + k0 + k : A, in);
+      }
+#pragma unroll 1
+      for (int j = 0; j < T::kBLoads4; ++j) {
+        const int e = tid + NT * j, k = e / BN, n = e % BN;
+        const bool in = k0 + k < K && bn + n < N;
+        cp_async4(bs + k * BN + n, in ? B + (k0 + k) * N + bn + n : B, in);
+      }
+    }
+  };
+
+  float acc[4 * T::RM][4 * T::RN] = {};
+  // Prologue: the first STAGES - 1 tiles in flight, one commit group each (empty ones too, so
+  // that group number = tile number).
+#pragma unroll
+  for (int s = 0; s < T::STAGES - 1; ++s) {
+    if (s < ktiles) copy_tile(s, s);
+    cp_async_commit();
+  }
+  for (int kt = 0; kt < ktiles; ++kt) {
+    cp_async_wait<T::STAGES - 2>();  // this thread's copies of tile kt have landed
+    __syncthreads();  // everyone's have; and everyone is done with tile kt - 1, whose stage is refilled now
+    if (kt + T::STAGES - 1 < ktiles) copy_tile(kt + T::STAGES - 1, (kt + T::STAGES - 1) % T::STAGES);
+    cp_async_commit();
+    const float* as = smem + (kt % T::STAGES) * T::kStageFloats;
+    const float* bs = as + BK * LDA;
+    // One k: RM float4 of A and RN of B (LDS.128), 16 RM RN FMAs.
+    auto fragments = [&](int k, float(&a)[4 * T::RM], float(&b)[4 * T::RN]) {
+#pragma unroll
+      for (int r = 0; r < T::RM; ++r) {
+        const float4 v = *reinterpret_cast<const float4*>(as + k * LDA + a0 + r * (T::WM / T::RM));
+        a[4 * r] = v.x, a[4 * r + 1] = v.y, a[4 * r + 2] = v.z, a[4 * r + 3] = v.w;
+      }
+#pragma unroll
+      for (int r = 0; r < T::RN; ++r) {
+        const float4 v = *reinterpret_cast<const float4*>(bs + k * BN + b0 + r * (T::WN / T::RN));
+        b[4 * r] = v.x, b[4 * r + 1] = v.y, b[4 * r + 2] = v.z, b[4 * r + 3] = v.w;
+      }
+    };
+    auto fmas = [&](const float(&a)[4 * T::RM], const float(&b)[4 * T::RN]) {
+#pragma unroll
+      for (int i = 0; i < 4 * T::RM; ++i)
+#pragma unroll
+        for (int j = 0; j < 4 * T::RN; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+    };
+    if (T::PF) {
+      float a[2][4 * T::RM], b[2][4 * T::RN];
+      fragments(0, a[0], b[0]);
+#pragma unroll
+      for (int k = 0; k < BK; ++k) {
+        if (k + 1 < BK) fragments(k + 1, a[(k + 1) % 2], b[(k + 1) % 2]);
+        fmas(a[k % 2], b[k % 2]);
+      }
+    } else {
+#pragma unroll
+      for (int k = 0; k < BK; ++k) {
+        float a[4 * T::RM], b[4 * T::RN];
+        fragments(k, a, b);
+        fmas(a, b);
+      }
+    }
+  }
+  cp_async_wait<0>();  // nothing may be left in flight when the block exits (the groups are empty)
+#pragma unroll
+  for (int i = 0; i < 4 * T::RM; ++i) {
+    const int r = bm + a0 + (i / 4) * (T::WM / T::RM) + i % 4;
+#pragma unroll
+    for (int h = 0; h < T::RN; ++h)
+      store4<kFull>(C, r, bn + b0 + h * (T::WN / T::RN), M, N,
+                    make_float4(acc[i][4 * h], acc[i][4 * h + 1], acc[i][4 * h + 2], acc[i][4 * h + 3]));
+  }
+}
+
+// 7. The asynchronous copies on sgemmWarpTile's shape: 128 x 128 x 16, 32 x 64 warp tiles,
+// three stages, blocks in row order.
+using AsyncTiles = Tiles<lesson::kAsync.bm, lesson::kAsync.bn, lesson::kAsync.bk, lesson::kAsync.wm,
+                         lesson::kAsync.wn, lesson::kAsync.rm, lesson::kAsync.rn, lesson::kAsync.stages,
+                         lesson::kAsync.minb>;
+template <class T, bool kFull>
+__global__ void __launch_bounds__(T::kThreads, T::MINB) sgemmAsync(const float* __restrict__ A,
+                                                                   const float* __restrict__ B, float* __restrict__ C,
+                                                                   int M, int N, int K, int group) {
+  sgemm_async_body<T, kFull>(A, B, C, M, N, K, group);
+}

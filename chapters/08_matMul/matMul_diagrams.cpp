@@ -1,0 +1,134 @@
+// Chapter 08's picture of sgemmTuned's tiling, computed from the types the kernel is instantiated
+// with (matMul_tiles.h: TunedLargeTiles = Tiles<lesson::kTunedLarge ...>), so that it cannot drift
+// from the code: `matMul_diagrams OUTDIR` writes OUTDIR/<name>.svg.
+#include <string>
+
+#include "matMul_tiles.h"
+#include "svg.h"
+
+using namespace wb;
+
+namespace {
+
+std::string n(int v) { return std::to_string(v); }
+
+// v with thousands separators (50176 -> "50,176").
+std::string grouped(int v) {
+  std::string s = std::to_string(v), o;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (i && (s.size() - i) % 3 == 0) o += ',';
+    o += s[i];
+  }
+  return o;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  svg::Writer out;
+  if (!svg::parse_outdir(argc, argv, out)) return 2;
+
+  // sgemmTuned at the shape it runs from 4096^2 outputs on; kTunedSmall differs only in the block
+  // order (row by row), which this picture does not show.
+  {
+    using T = TunedLargeTiles;
+    constexpr lesson::TileCfg c = lesson::kTunedLarge, small = lesson::kTunedSmall;
+    static_assert(small.bm == c.bm && small.bn == c.bn && small.bk == c.bk && small.wm == c.wm && small.wn == c.wn &&
+                      small.rm == c.rm && small.rn == c.rn && small.stages == c.stages && small.minb == c.minb &&
+                      small.pf == c.pf,
+                  "the picture says the two tuned shapes differ only in the block order");
+    constexpr int kWarpsN = T::BN / T::WN, kWarps = (T::BM / T::WM) * kWarpsN;
+    const double s = 2.5;                        // pixels per element
+    const double cx = 70, cy = 118;              // C's block tile
+    const double ax = cx - T::BK * s - 12;       // A's k-tile, left of it
+    const double by = cy - T::BK * s - 12;       // B's k-tile, above it
+    const double rx = cx + T::BN * s + 40;       // the stages, right of it
+    svg::Doc d(880, 380,
+               "sgemmTuned's tiling: a " + n(T::BM) + " x " + n(T::BN) + " block tile of C in " + n(kWarps) +
+                   " warps of " + n(T::WM) + " x " + n(T::WN) + ", each thread " + n(4 * T::RM) + " x " +
+                   n(4 * T::RN) + " sums in " + n(T::RM) + " x " + n(T::RN) + " blocks of 4 x 4, and the K loop's " +
+                   n(T::STAGES) + " shared stages of a " + n(T::BK) + "-deep k-tile filled by cp.async");
+
+    d.text(ax, 22, "one block: " + n(T::kThreads) + " threads (" + n(kWarps) + " warps), at most " + n(T::MINB) +
+                       " blocks per SM", 14, "start", svg::kBlack, true);
+
+    // A's and B's k-tiles, with the rows and columns that lane 0 of warp 0 reads for each k.
+    d.rect(ax, cy, T::BK * s, T::BM * s, svg::kLight, svg::kBlack, 1);
+    d.rect(cx, by, T::BN * s, T::BK * s, svg::kLight, svg::kBlack, 1);
+    for (int r = 0; r < T::RM; ++r)
+      d.rect(ax, cy + r * (T::WM / T::RM) * s, T::BK * s, 4 * s, svg::kOrange, svg::kBlack, 0.5);
+    for (int r = 0; r < T::RN; ++r)
+      d.rect(cx + r * (T::WN / T::RN) * s, by, 4 * s, T::BK * s, svg::kOrange, svg::kBlack, 0.5);
+    d.text(ax + T::BK * s / 2, cy + T::BM * s + 16, "A: " + n(T::BM) + " x " + n(T::BK), 12);
+    d.text(cx, by - 6, "B: " + n(T::BK) + " x " + n(T::BN), 12, "start");
+
+    // C's block tile: the warps' tiles, warp 0's lanes' 4 x 4 blocks, lane 0's in orange.
+    d.rect(cx, cy, T::BN * s, T::BM * s, svg::kWhite, svg::kBlack, 1.5);
+    for (int i = 0; i < T::WM / 4; ++i)
+      for (int j = 0; j < T::WN / 4; ++j) {
+        // the lane that owns this 4 x 4 block of warp 0 (sgemm_async_body's a0, b0)
+        const int ty = (i % (T::WM / T::RM / 4)), tx = (j % (T::WN / T::RN / 4)), lane = ty * T::WTX + tx;
+        d.rect(cx + j * 4 * s, cy + i * 4 * s, 4 * s, 4 * s, lane == 0 ? svg::kOrange : svg::kSky, svg::kWhite,
+               0.5);
+      }
+    for (int w = 0; w < kWarps; ++w) {
+      const double x = cx + (w % kWarpsN) * T::WN * s, y = cy + (w / kWarpsN) * T::WM * s;
+      d.rect(x, y, T::WN * s, T::WM * s, svg::kNone, svg::kBlack, 1.5);
+      d.text(x + T::WN * s / 2, y + T::WM * s / 2 + 5, "warp " + n(w), 14, "middle", svg::kBlack, w > 0);
+    }
+    d.text(cx + T::BN * s / 2, cy + T::BM * s + 16, "C: " + n(T::BM) + " x " + n(T::BN) + " block tile, warp tiles " +
+                                                       n(T::WM) + " x " + n(T::WN), 12);
+    d.legend(ax, cy + T::BM * s + 30,
+             {{svg::kSky, "warp 0's 32 lanes (" + n(T::WTY) + " x " + n(T::WTX) + "), a 4 x 4 block each"}});
+    d.legend(ax, cy + T::BM * s + 50,
+             {{svg::kOrange, "lane 0: " + n(T::RM) + " x " + n(T::RN) + " blocks = " + n(4 * T::RM) + " x " +
+                                 n(4 * T::RN) + " sums; its A rows, B columns"}});
+    d.text(ax, cy + T::BM * s + 84,
+           "per k a thread loads " + n(T::RM) + " + " + n(T::RN) + " float4 (LDS.128) and does " +
+               n(16 * T::RM * T::RN) + " FMAs",
+           12, "start");
+
+    // The K loop's ring of stages, at iteration kt = 5: stage s holds the tile t in
+    // [kt, kt + STAGES - 1] with t % STAGES == s (sgemm_async_body's copy_tile and its loop).
+    const int kt = 5;
+    const double bw = 88, bh = 54, gap = 14;
+    d.text(rx, 68, n(T::STAGES) + " shared stages, " + grouped(T::kSmemBytes) + " bytes per block", 13, "start",
+           svg::kBlack, true);
+    d.text(rx, 86, "a stage: A " + n(T::BK) + " x (" + n(T::BM) + " + " + n(T::kPadA) + ") and B " + n(T::BK) +
+                       " x " + n(T::BN) + " floats",
+           12, "start");
+    d.text(rx, 104, "iteration kt = " + n(kt) + " of the K loop (tile t in stage t % " + n(T::STAGES) + "):", 12,
+           "start");
+    for (int st = 0; st < T::STAGES; ++st) {
+      int t = kt;
+      while (t % T::STAGES != st) ++t;
+      const bool now = t == kt, refill = t == kt + T::STAGES - 1;
+      const char* fill = now ? svg::kGreen : refill ? svg::kYellow : svg::kSky;
+      const double x = rx + st * (bw + gap), y = 118;
+      d.rect(x, y, bw, bh, fill, svg::kBlack, 1);
+      d.text(x + bw / 2, y + 20, "stage " + n(st), 12, "middle", now ? svg::kWhite : svg::kBlack);
+      d.text(x + bw / 2, y + 40, "tile " + n(t), 13, "middle", now ? svg::kWhite : svg::kBlack, true);
+    }
+    double ly = 190;
+    d.rect(rx, ly, 12, 12, svg::kGreen, svg::kBlack, 0.75);
+    d.text(rx + 16, ly + 10, "tile kt: landed, the FMAs read it", 12, "start");
+    ly += 20;
+    d.rect(rx, ly, 12, 12, svg::kSky, svg::kBlack, 0.75);
+    d.text(rx + 16, ly + 10, "tiles kt+1 .. kt+" + n(T::STAGES - 2) + ": copied earlier, in flight or landed", 12, "start");
+    ly += 20;
+    d.rect(rx, ly, 12, 12, svg::kYellow, svg::kBlack, 0.75);
+    d.text(rx + 16, ly + 10, "tile kt+" + n(T::STAGES - 1) + ": copies issued now, into tile kt-1's stage", 12,
+           "start");
+    ly += 34;
+    d.text(rx, ly, "each iteration: cp.async.wait_group " + n(T::STAGES - 2) + ", one barrier,", 12, "start");
+    d.text(rx, ly + 18, "copy tile kt+" + n(T::STAGES - 1) + ", then " + n(T::BK) + " k of FMAs on tile kt", 12,
+           "start");
+    d.text(rx, ly + 46,
+           "blocks walk C in groups of " + n(c.group) + " tile rows from " + n(int(lesson::kTunedLargeFrom / 4096)) +
+               " x 4096 outputs on,",
+           12, "start");
+    d.text(rx, ly + 64, "row by row below (the same shape otherwise)", 12, "start");
+    out("sgemmTuned_tiling", d);
+  }
+  return out.rc;
+}
