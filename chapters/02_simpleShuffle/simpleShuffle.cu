@@ -88,9 +88,8 @@ __global__ void test_shfl_xor_array(unsigned lanes, int* d_out, const int* d_in,
 }
 
 // One shuffle swaps value[srcIdx] of the even lanes with value[dstIdx] of their odd partners.
-// srcIdx and dstIdx arrive at run time, and registers cannot be indexed by a run-time value: the
-// PTX keeps `value` in local memory, but ptxas turns the 4-element array back into registers
-// (0-byte stack frame, no LDL/STL in the SASS).
+// srcIdx and dstIdx arrive at run time, and registers cannot be indexed by a run-time value; ptxas
+// still keeps the 4-element array in registers (0-byte stack frame, no LDL/STL in the SASS).
 __global__ void test_shfl_xor_array_swap(unsigned lanes, int* d_out, const int* d_in, int const mask,
                                          int srcIdx, int dstIdx) {
   int idx = threadIdx.x * SEGM;

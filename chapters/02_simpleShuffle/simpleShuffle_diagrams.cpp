@@ -31,6 +31,32 @@ void source_panel(svg::Doc& d, double y, Mode mode, unsigned x, const int* src, 
       g_rc = 1;
     }
   lanes_svg::shuffle_panel(d, y, reads, caption, [&](int l) { return in[l]; });
+  // The block has BDIMX threads: lanes BDIMX-31 of its warp are never launched. They hold no var
+  // and pass nothing, so they are drawn as absent (covering what shuffle_panel drew there).
+  const double x0 = lanes_svg::lane_x(BDIMX) + 1, w = (32 - BDIMX) * lanes_svg::kLaneW + 2;
+  d.rect(x0 - 6, y + 131, 7, 13, svg::kWhite);  // the start of the "lane 16" label
+  d.rect(x0, y + 17, w, 127, svg::kWhite, svg::kGrey, 1);
+  const double cx = x0 + w / 2;
+  d.text(cx, y + 70, "lanes " + std::to_string(BDIMX) + "\u2013" + std::to_string(31) + ": not launched", 12, "middle",
+         svg::kBlack, true);
+  d.text(cx, y + 88, "the block has " + std::to_string(BDIMX) + " threads: these lanes do not exist,", 10.5);
+  d.text(cx, y + 103, "hold no var and pass nothing", 10.5);
+}
+
+// The legend of these panels: shuffle_panel's marks that occur here, and the absent lanes.
+void source_legend(svg::Doc& d, double y) {
+  double x = 12;
+  d.arrow(x, y + 6, x + 24, y + 6, svg::kBlue, 1.2);
+  d.text(x + 29, y + 10, "reads that lane", 11, "start");
+  x += 127;
+  d.rect(x, y, 16, 12, svg::kSky, svg::kBlue, 2.5);
+  d.text(x + 21, y + 10, "read by another lane", 11, "start");
+  x += 145;
+  d.arrow(x, y + 6, x + 24, y + 6, svg::kGreen, 1.2);
+  d.text(x + 29, y + 10, "asked out of reach: keeps own", 11, "start");
+  x += 207;
+  d.rect(x, y, 16, 12, svg::kWhite, svg::kGrey, 1);
+  d.text(x + 21, y + 10, "not launched (no such thread)", 11, "start");
 }
 
 std::string mask_hex(uint32_t m) { return lanes_svg::hex_mask(m); }
@@ -61,7 +87,7 @@ svg::Doc one_register(const std::string& title, std::initializer_list<int> which
     source_panel(d, row++ * lanes_svg::kPanelH, mode, x, src, "\u201c" + std::string(lines[k].label) + "\u201d  " + call,
                  lines[k], in);
   }
-  lanes_svg::shuffle_legend(d, n * lanes_svg::kPanelH + 4);
+  source_legend(d, n * lanes_svg::kPanelH + 4);
   return d;
 }
 

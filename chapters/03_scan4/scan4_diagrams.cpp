@@ -36,7 +36,7 @@ int main(int argc, char** argv) {
 
   constexpr double kStepH = ls::kPanelH + 44;  // a shuffle panel and its "sums lanes" row
   const int steps = static_cast<int>(sizeof scan4_lesson::kSteps / sizeof scan4_lesson::kSteps[0]);
-  svg::Doc d(ls::kWidth, 28 + steps * kStepH + 72,
+  svg::Doc d(ls::kWidth, 28 + steps * kStepH + 90,
              "scan4: __shfl_up_sync(0xffffffff, value, i, 8) for i = 1, 2, 4. After the steps, every lane "
              "sums the lanes from the start of its group of 8 to itself; a lane below i in its group gets "
              "its own value back and does not add it");
@@ -60,8 +60,9 @@ int main(int argc, char** argv) {
     for (int l = 0; l < warp_model::kWarpSize; ++l) {
       const bool added = scan4_lesson::adds(l, i);
       const double cx = ls::lane_x(l) + ls::kLaneW / 2;
-      const char* ink = added ? svg::kWhite : svg::kBlack;
-      d.rect(ls::lane_x(l) + 1, ry, ls::kLaneW - 2, 30, added ? svg::kGreen : svg::kLight, svg::kBlack, 0.5,
+      // Orange, not green: green is the shuffle panel's arrow for a lane that got its own value back.
+      const char* ink = svg::kBlack;
+      d.rect(ls::lane_x(l) + 1, ry, ls::kLaneW - 2, 30, added ? svg::kOrange : svg::kLight, svg::kBlack, 0.5,
              "data-lane=\"" + std::to_string(l) + "\" data-lo=\"" + std::to_string(range[l].first) + "\"");
       if (range[l].first == range[l].second) {
         d.text(cx, ry + 19, std::to_string(l), 9.5, "middle", ink);
@@ -80,12 +81,16 @@ int main(int argc, char** argv) {
   double x = ls::kLeft;
   d.arrow(x, ly + 6, x + 26, ly + 6, svg::kBlue, 1.2);
   d.text(x + 32, ly + 10, "reads that lane's value", 11, "start");
-  x += 190;  // the two fills of the "value sums lanes" rows
-  d.rect(x, ly, 12, 12, svg::kGreen, svg::kBlack, 0.5);
-  d.text(x + 18, ly + 10, "(laneId & 7) >= i: adds what it got", 11, "start");
+  x += 190;
+  d.arrow(x, ly + 6, x + 26, ly + 6, svg::kGreen, 1.2);
+  d.text(x + 32, ly + 10, "no lane i below it in its group: gets its own value back", 11, "start");
+  x = ls::kLeft;  // the two fills of the "value sums lanes" rows
+  const double fy = ly + 18;
+  d.rect(x, fy, 12, 12, svg::kOrange, svg::kBlack, 0.5);
+  d.text(x + 18, fy + 10, "(laneId & 7) >= i: adds what it got", 11, "start");
   x += 240;
-  d.rect(x, ly, 12, 12, svg::kLight, svg::kBlack, 0.5);
-  d.text(x + 18, ly + 10, "(laneId & 7) < i: got its own value back, keeps it", 11, "start");
+  d.rect(x, fy, 12, 12, svg::kLight, svg::kBlack, 0.5);
+  d.text(x + 18, fy + 10, "(laneId & 7) < i: got its own value back, keeps it", 11, "start");
   if (!joined) {
     std::fprintf(stderr, "scan4_diagrams: a step added a range that does not join on to the lane's own\n");
     return 1;

@@ -3,7 +3,8 @@
 // Task: out[i] = in[(i / 8) * 8 + 3] for every i < n: lane 3 of each group of 8 consecutive lanes
 // hands its element to the 7 others of its group, with one __shfl_sync and no shared memory.
 // n is a multiple of 8 but not always of 32 or of the block (the checker tries n = 8, 40, 1000,
-// 4104 with 128-thread blocks), so the last warp may hold fewer than 32 elements.
+// 4104, and 1 << 20 outside quick mode, with 128-thread blocks), so the last warp may hold fewer
+// than 32 elements.
 //
 // Hint: `width` splits the warp into sub-groups and srcLane counts inside the caller's own
 // sub-group (rules 2 and 3 of the chapter README). Every lane named in the mask must reach the

@@ -1,12 +1,13 @@
 // Checker of exercise rotate16 (chapter 01): exact output against a CPU reference for sizes whose
-// last 16-lane group is short, and several k; memcheck; SASS rules in rotate16.sass. Times the
-// exercise against the chapter's `test` kernel in its Idx mode (one __shfl_sync with width 16).
+// last 16-lane group is short, and several k; SASS rules in rotate16.sass (the sanitizers it runs
+// under are listed in CMakeLists.txt). Times the exercise against a one-shuffle width-16 wrap
+// (one __shfl_sync, srcLane threadIdx.x + k, width 16).
 #include <vector>
 
 #include "exercise.h"
 #include WB_EXERCISE_FILE
 
-// The chapter's experiment kernel, Idx mode, over an array: srcLane (lane + k) modulo 16.
+// A one-shuffle width-16 wrap over an array: srcLane (lane + k) modulo 16, full 16-lane groups only.
 __global__ void wrapReference(const int* in, int* out, int n, int k) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   int value = i < n ? in[i] : 0;

@@ -3,7 +3,7 @@
 // Task: in each group of 8 consecutive elements (8 lanes, as scan4), element j receives the sum of
 // the elements before it in its group:  out[g + j] = in[g] + ... + in[g + j - 1],  and out[g] = 0.
 // Use __shfl_up_sync with width 8, no shared memory. n is any size (the checker tries 1, 7, 9, 100,
-// 1000, 4099 with 128-thread blocks), so the last group and the last warp may be short.
+// 1000, 4099, and (1 << 22) + 5 outside quick mode, with 128-thread blocks), so the last group and the last warp may be short.
 //
 // Hint: scan4's two details both matter here: every lane executes every shuffle, and a lane with
 // fewer than i predecessors in its group gets its own value back and must not add it. An exclusive

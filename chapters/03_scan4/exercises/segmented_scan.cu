@@ -4,7 +4,8 @@
 // Task: head[i] != 0 marks element i as the first of a segment; the first element of every warp
 // (i % 32 == 0) starts a segment too. out[i] = the sum of in[h..i], h the last head at or before i
 // within i's warp. Use shuffles (width 32), no shared memory. n is any size (the checker tries 1,
-// 31, 33, 1000, 4099 with 128-thread blocks, and head patterns: none, every lane, random).
+// 31, 33, 1000, 4099, and (1 << 22) + 1 outside quick mode, with 128-thread blocks, and head
+// patterns: none, every lane, random, every 5th).
 //
 // Hint: the scan4 loop (steps 1, 2, 4, 8, 16) still works if every lane also carries a flag
 // "my partial sum already starts at a head": a lane whose flag is set stops adding, and a lane
