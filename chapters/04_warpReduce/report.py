@@ -1,7 +1,10 @@
-"""Chapter 04's measured tables, quoted numbers and figure (format: plots/plot_timings.py)."""
+"""Chapter 04's measured tables, quoted numbers and figure (format: plots/plot_timings.py).
+warpReduce.csv: the full-array sum; shfl_vs_smem.csv: one exchange through a shuffle or through
+shared memory."""
 from plot_timings import Col, Figure, Table, Value
 
 CSV = "warpReduce.csv"
+SV = "shfl_vs_smem.csv"
 CUB = "cub_DeviceReduce_Sum"
 
 
@@ -24,17 +27,21 @@ TABLES = [
 
 
 def cub_spread(q):
-    """CUB's sum of the same 2^28 ints in three chapters of one run: (low, high, spread %)."""
-    g = [q(kernel=CUB)["gbps"], q(csv="reduceInteger.csv", kernel=CUB)["gbps"],
-         q(csv="memoryFence_reduce.csv", kernel="cub_DeviceReduce_Sum")["gbps"]]
-    return (min(g), max(g), 100 * (max(g) / min(g) - 1))
+    """CUB's sum of the same 2^28 unsigned ints into an unsigned int, in chapters 04 and 06 of one
+    run: the spread in %. (Chapter 10's CUB sums ints into a long long: another reduction.)"""
+    g = [q(kernel=CUB)["gbps"], q(csv="reduceInteger.csv", kernel=CUB)["gbps"]]
+    return 100 * (max(g) / min(g) - 1)
 
 
 VALUES = [
     Value("warpReduce.cub_in_ch06.h200", "reduceInteger.csv", lambda q: q(kernel=CUB)["gbps"], "{:.0f}"),
-    Value("warpReduce.cub_in_ch10.h200", "memoryFence_reduce.csv", lambda q: q(kernel=CUB)["gbps"], "{:.0f}"),
-    Value("warpReduce.cub_spread.h200", CSV, lambda q: cub_spread(q)[2], "{:.1f}%"),
-    Value("warpReduce.cub_range.h200", CSV, lambda q: cub_spread(q)[:2], "{:.0f} to {:.0f}"),
+    Value("warpReduce.cub_gbps.h200", CSV, lambda q: q(kernel=CUB)["gbps"], "{:.0f}"),
+    Value("warpReduce.cub_spread.h200", CSV, cub_spread, "{:.1f}%"),
+    Value("warpReduce.vec4_range_ms.h200", CSV, lambda q: (q(kernel="reduceVec4")["min_ms"],
+                                                           q(kernel="reduceVec4")["max_ms"]), "{:.4f} to {:.4f}"),
+    Value("warpReduce.cub_range_ms.h200", CSV, lambda q: (q(kernel=CUB)["min_ms"], q(kernel=CUB)["max_ms"]),
+          "{:.4f} to {:.4f}"),
+    Value("warpReduce.cub_pct_of_copy.h200", CSV, lambda q: q(kernel=CUB)["pct_of_copy"], "{:.0f}%"),
     Value("warpReduce.vec4_gbps.h200", CSV, lambda q: q(kernel="reduceVec4")["gbps"], "{:.0f}"),
     Value("warpReduce.vec4_pct_of_cub.h200", CSV,
           lambda q: 100 * q(kernel="reduceVec4")["gbps"] / q(kernel=CUB)["gbps"], "{:.1f}%"),
@@ -59,13 +66,7 @@ FIGURES = [
            subtitle="sum of {size:,} ints; gray: copy, green: CUB"),
 ]
 
-
-# ---- measurement programs of this chapter (appended to the lists above)
-"""Chapter 04's measured tables (format: plots/plot_timings.py).
-shfl_vs_smem: one exchange through a shuffle or through shared memory."""
-from plot_timings import Col, Table, Value
-
-SV = "shfl_vs_smem.csv"
+# ---- shfl_vs_smem: one exchange through a shuffle or through shared memory
 
 
 def shfl_vs_smem(gpu):
@@ -86,8 +87,8 @@ def shfl_vs_smem(gpu):
 
     return Table(f"shfl_vs_smem.table.{gpu}", SV, gpu=gpu, key=("experiment", "warps_per_sm", "ilp", "kernel"), rows=rows,
                  columns=[Col("case", "{what}", "l"),
-                          Col("shfl: cycles per step", "{cycles_per_step:.1f}"),
-                          Col("smem: cycles per step", other("cycles_per_step", "{:.1f}")),
+                          Col("shfl: median warp's cycles per step", "{cycles_per_step:.1f}"),
+                          Col("smem: median warp's cycles per step", other("cycles_per_step", "{:.1f}")),
                           Col("shfl: warp exchanges per SM cycle", "{warp_exchanges_per_sm_cycle:.3f}"),
                           Col("smem: warp exchanges per SM cycle", other("warp_exchanges_per_sm_cycle", "{:.3f}")),
                           Col("shfl / smem", ratio)])

@@ -10,7 +10,9 @@
 //   nvcc -std=c++17 -O3 -arch=native -I../../common -o shfl_vs_smem shfl_vs_smem.cu
 //
 // Kernels (template argument ILP = independent exchanges per step, 1 or 8):
-//   1. shflChain<ILP>  v = __shfl_xor_sync(full, v, m), m = 1, 2, 4, 8, 16, 1, ...
+//   1. shflChain<ILP>  v = __shfl_xor_sync(full, v, m), m = mask_of(i): 1, 2, 4, 8, 16, 1, ...
+//                      within each unrolled trip of kUnroll steps (a trip ends 1, 2; the next
+//                      starts at 1 again)
 //   2. smemChain<ILP>  buf[p][lane] = v; __syncwarp(); v = buf[p][lane ^ m]   (p = 0, 1, 0, ...:
 //                      two buffers, so one __syncwarp per exchange is enough: a lane overwrites a
 //                      buffer only after the next barrier, which every lane reaches after its load)

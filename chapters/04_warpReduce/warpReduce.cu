@@ -102,8 +102,9 @@ __global__ void test__shfl_xor(int A[], const int B[], int /*unused: one signatu
   A[threadIdx.x] = subgroup_min<32>(B[threadIdx.x], kFull);
 }
 
-// 002's all-reduce. The template parameter was called warpSize in 002, shadowing the built-in
-// variable of that name; it is kWidth here.
+// 002 §4 ("allreduce": the all-reduce is the warp step, every lane gets the warp's sum). The
+// template parameter was called warpSize in 002, shadowing the built-in variable of that name;
+// it is kWidth here.
 template <typename T, int kWidth = 32>
 __device__ __forceinline__ T warp_reduce_sum(T val) {
 #pragma unroll
@@ -224,7 +225,7 @@ static void run_lesson() {
   expect(r.down3 == values(shfl_down_sync(kFullMask, in, 3u)), "001 down 3");
   for (int v : r.min32) expect(v == *std::min_element(in.begin(), in.end()), "subgroup_min");
 
-  // 3. 002's all-reduce over 2^20 ints with 002's launch: blocks of 1024.
+  // 3. 002 §4's sum over 2^20 ints with 002's launch: blocks of 1024.
   const int n = lesson::kAllReduceN;
   std::vector<int> h(n);
   long long expected = 0;

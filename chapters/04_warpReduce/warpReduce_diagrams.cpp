@@ -1,5 +1,5 @@
-// Chapter 04's pictures, computed from the CPU warp model (common/warp_model.h, which the golden
-// tests prove equal to the GPU) through butterfly_lanes.h, with the kernel's masks from
+// Chapter 04's pictures, computed from the CPU warp model (common/warp_model.h, which agrees with
+// the GPU on every case the golden tests compare) through butterfly_lanes.h, with the kernel's masks from
 // warpReduce_lesson.h: `warpReduce_diagrams OUTDIR` writes OUTDIR/<name>.svg.
 #include <map>
 #include <string>

@@ -1,7 +1,10 @@
-"""Chapter 05's measured tables, quoted numbers and figure (format: plots/plot_timings.py)."""
+"""Chapter 05's measured tables, quoted numbers and figure (format: plots/plot_timings.py).
+setRowReadCol: bank conflicts counted by Nsight Compute and timed at throughput scale;
+syncthreads_ifelse: source 003's __syncthreads() in if/else, run plainly and under synccheck."""
 import os
+import re
 
-from plot_timings import Col, Figure, Table, Value, read_csv
+from plot_timings import Col, DataError, Figure, Table, Value, read_csv
 
 CSV = "setRowReadCol.csv"
 BANK = ["kernel", "ld_wavefronts", "st_wavefronts", "ld_instructions", "st_instructions", "ld_conflicts",
@@ -86,16 +89,16 @@ TABLES = [
 
 
 # ---------------------------------------------------------------------------------------------- values
-SMS = 132  # SMs of the H100 SXM and the H200 (both run here)
+SMS = 132  # SMs of the H100 SXM and the H200 (the `device:` lines of both logs/workbook.log)
 
 
-def predicted_ms(q, kernel):
+def predicted_ms(q, kernel, mhz=None):
     """Warp accesses x mean wavefronts per access / (SMs x SM clock): one wavefront per clock. The
-    clock is the one the run measured for this kernel (sm_mhz, common/timer.h), not nvidia-smi's
-    maximum."""
+    clock is the estimate the run made beside this kernel (sm_mhz, common/timer.h: clock64() cycles
+    of a spin over the event time around its launch, so launch overhead lowers it), or mhz."""
     r, b = q(kernel=kernel), q(csv="bank_conflicts.csv", kernel=kernel)
     mean_ways = (b["ld_wavefronts"] + b["st_wavefronts"]) / (b["ld_instructions"] + b["st_instructions"])
-    return r["size"] / 32 * mean_ways / (SMS * r["sm_mhz"] * 1e6) * 1e3
+    return r["size"] / 32 * mean_ways / (SMS * (mhz or r["sm_mhz"]) * 1e6) * 1e3
 
 
 def sm_mhz_range(q):
@@ -107,10 +110,20 @@ def sm_mhz_range(q):
 CONFLICTED = ["setColReadCol", "setRowReadCol", "rect_setColReadCol", "rect_setRowReadCol"]
 
 
-def over_bound(q):
+def over_bound(q, mhz=None):
     """How far above its wavefront bound each conflicted kernel runs, in %: (lowest, highest)."""
-    v = [100 * (q(kernel=k)["time_ms"] / predicted_ms(q, k) - 1) for k in CONFLICTED]
+    v = [100 * (q(kernel=k)["time_ms"] / predicted_ms(q, k, mhz) - 1) for k in CONFLICTED]
     return (min(v), max(v))
+
+
+def smem_sizes(q):
+    """The shared-memory sizes setRowReadCol printed on stderr in the H200 run: (default per block,
+    opt-in per block, per SM) in bytes."""
+    m = re.search(r"(\d+) B per block by default, (\d+) B per block opt-in .*?, (\d+) B per SM",
+                  q.text("logs/workbook.log"))
+    if not m:
+        raise DataError("logs/workbook.log: no 'shared memory on this GPU' line")
+    return tuple(int(g) for g in m.groups())
 
 
 CONFLICT_FREE = ["setRowReadRow", "setRowReadColPad", "setRowReadColDynPad", "rect_setRowReadRow",
@@ -133,6 +146,9 @@ VALUES = [
     Value("setRowReadCol.sm_mhz.h200", CSV, sm_mhz_range, "{:.0f}–{:.0f} MHz"),
     Value("setRowReadCol.max_sm_mhz.h200", CSV, lambda q: q.max_sm_mhz(), "{:.0f} MHz"),
     Value("setRowReadCol.over_bound.h200", CSV, over_bound, "{:+.1f}% to {:+.1f}%"),
+    Value("setRowReadCol.over_bound_at_max.h200", CSV, lambda q: over_bound(q, q.max_sm_mhz()), "{:+.1f}% to {:+.1f}%"),
+    Value("setRowReadCol.smem_sizes.h200", "logs/workbook.log", smem_sizes,
+          "{} B per block by default, {} B per block opt-in and {} B per SM"),
     Value("setRowReadCol.smem_vs_dram.h200", CSV, lambda q: q(kernel="setRowReadRow")["gbps"] / q(kernel="copy")["gbps"], "{:.1f}×"),
     Value("setRowReadCol.dram_vs_conflict.h200", CSV, lambda q: q(kernel="copy")["gbps"] / q(kernel="setColReadCol")["gbps"], "{:.1f}×"),
     Value("setRowReadCol.conflict_vs_copy.h200", CSV,
@@ -165,13 +181,7 @@ VALUES = [
     for k in CONFLICTED]
 
 
-# ---- measurement programs of this chapter (appended to the lists above)
-"""Chapter 05's quoted numbers (format: plots/plot_timings.py).
-syncthreads_ifelse: source 003's __syncthreads() in if/else, run plainly and under synccheck."""
-import re
-
-from plot_timings import DataError, Value
-
+# ---------------------------------------------------------------------------------------------- syncthreads_ifelse
 DEMO = "logs/syncthreads_ifelse_demo.log"
 
 
@@ -195,22 +205,24 @@ def plain(kernel):
     return compute
 
 
-def synccheck_lane(q):
-    """synccheck on the lane-divergent kernel: (its message, the error count)."""
-    s = None
-    for cmd in ("--kernel lane", "--kernel all"):  # one kernel per run, or all of them in one
-        try:
-            s = _synccheck_section(q, cmd)
-            break
-        except DataError:
-            continue
-    if s is None:
-        raise DataError(f"{DEMO}: no synccheck run of barrierIfElseLane")
-    msg = re.search(r"^========= (Barrier error detected\. [^\n]*)", s, re.M)
-    n = re.search(r"ERROR SUMMARY: (\d+) error", s)
-    if not (msg and n):
-        raise DataError(f"{DEMO}: the synccheck run has no barrier error or no ERROR SUMMARY")
-    return msg.group(1), int(n.group(1))
+def synccheck(which):
+    """synccheck on one if/else kernel (which: 'lane' or 'warp'): (its message, the error count)."""
+    def compute(q):
+        s = None
+        for cmd in (f"--kernel {which}", "--kernel all"):  # one kernel per run, or all of them in one
+            try:
+                s = _synccheck_section(q, cmd)
+                break
+            except DataError:
+                continue
+        if s is None:
+            raise DataError(f"{DEMO}: no synccheck run of the {which} kernel")
+        msg = re.search(r"^========= (Barrier error detected\. [^\n]*)", s, re.M)
+        n = re.search(r"ERROR SUMMARY: (\d+) error", s)
+        if not (msg and n):
+            raise DataError(f"{DEMO}: the synccheck run has no barrier error or no ERROR SUMMARY")
+        return msg.group(1), int(n.group(1))
+    return compute
 
 
 def _synccheck_section(q, kernel_arg):
@@ -222,9 +234,11 @@ def _synccheck_section(q, kernel_arg):
     raise DataError(f"{DEMO}: no synccheck run with {kernel_arg}")
 
 
-VALUES = globals().get("VALUES", []) + [  # after any declarations above in this file
+VALUES += [
     Value("syncthreads_ifelse.plain_lane.h100", DEMO, plain("barrierIfElseLane"), "{} of {}", gpu="h100"),
     Value("syncthreads_ifelse.plain_warp.h100", DEMO, plain("barrierIfElseWarp"), "{} of {}", gpu="h100"),
-    Value("syncthreads_ifelse.synccheck_message.h100", DEMO, lambda q: synccheck_lane(q)[0], "{}", gpu="h100"),
-    Value("syncthreads_ifelse.synccheck_errors.h100", DEMO, lambda q: synccheck_lane(q)[1], "{:,}", gpu="h100"),
+    Value("syncthreads_ifelse.synccheck_message.h100", DEMO, lambda q: synccheck("lane")(q)[0], "{}", gpu="h100"),
+    Value("syncthreads_ifelse.synccheck_errors.h100", DEMO, lambda q: synccheck("lane")(q)[1], "{:,}", gpu="h100"),
+    Value("syncthreads_ifelse.synccheck_message_warp.h100", DEMO, lambda q: synccheck("warp")(q)[0], "{}", gpu="h100"),
+    Value("syncthreads_ifelse.synccheck_errors_warp.h100", DEMO, lambda q: synccheck("warp")(q)[1], "{:,}", gpu="h100"),
 ]

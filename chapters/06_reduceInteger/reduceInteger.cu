@@ -70,11 +70,12 @@ constexpr unsigned SMEMDIM = DIM / 32;  // one slot per warp: 4 (the book's comm
 // ---------------------------------------------------------------------------------------------
 // Two fixes apply to all of them (see the README's errata):
 //  * the book returns early for idx >= n, before __syncthreads() (and before full-mask shuffles):
-//    a barrier that part of the block never reaches is undefined. Threads past the end take part
-//    and contribute 0 instead;
+//    the Programming Guide allows __syncthreads() in conditional code only where the condition is
+//    the same in the whole block (PTX happens to release a barrier held up only by exited threads,
+//    but C++ does not promise it). Threads past the end take part and contribute 0 instead;
 //  * the book's "unrolling warp" adds through a `volatile` pointer with no synchronisation, which was
 //    only correct while a warp ran in lockstep. Since Volta lanes may diverge: each step reads, then
-//    __syncwarp(), then writes, then __syncwarp() (racecheck reports the book's version).
+//    __syncwarp(), then writes, then __syncwarp().
 
 // The book's last warp over smem[0..63]: six halving steps; the sum ends in thread 0.
 __device__ __forceinline__ unsigned lastWarpSmem(unsigned* smem, unsigned tid) {
@@ -90,7 +91,7 @@ __device__ __forceinline__ unsigned lastWarpSmem(unsigned* smem, unsigned tid) {
 }
 
 // The book's tree over DIM values in shared memory: its unrolled steps for 1024, 512, 256 and 128
-// threads (the ones for more than DIM vanish at compile time), then the last warp. Valid in thread 0.
+// threads (the loop starts at DIM / 2, so only those for DIM and below exist), then the last warp. Valid in thread 0.
 __device__ __forceinline__ unsigned smemTree(unsigned* smem, unsigned tid) {
   __syncthreads();
 #pragma unroll
@@ -215,7 +216,9 @@ __global__ void reduceSmemUnrollShfl(const unsigned* g_idata, unsigned* g_odata,
 // ---------------------------------------------------------------------------------------------
 
 // 7. The book's reduceSmemUnroll guard: `if (idx + 4 * blockDim.x <= n)`. The last element a thread
-// reads is idx + 3 * blockDim.x, so the right bound is `idx + 3 * blockDim.x < n`. In the last block
+// reads is idx + 3 * blockDim.x, so the bound that keeps the reads in range is
+// `idx + 3 * blockDim.x < n` (the book's reduceSmemUnrollDyn); only one guard per load keeps every
+// element for any n. In the last block
 // (idx = n - 4 * DIM + tid when n is a multiple of 4 * DIM) only thread 0 passes: 127 threads
 // contribute 0. The book's program checks only its last kernel's sum, so it never noticed.
 __global__ void reduceSmemUnrollBookGuard(const unsigned* g_idata, unsigned* g_odata, size_t n) {

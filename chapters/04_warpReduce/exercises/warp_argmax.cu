@@ -4,7 +4,8 @@
 // out_value[w] and its index i to out_index[w]; on a tie, the smallest index wins. A warp whose
 // first element is at or past n writes nothing. The elements are any ints, negative ones and
 // INT_MIN included. Use __shfl_xor_sync butterflies, no shared memory. The checker tries n = 1, 33,
-// 1000, 4099 with 128-thread blocks, with many ties and with warps of only negative elements.
+// 1000, 4099 and 2^22 + 9 with 128-thread blocks, with many ties and with warps of only negative
+// elements.
 //
 // Hint: carry a (value, index) pair through the butterfly and decide with one comparison that
 // every lane evaluates the same way, so that after the last step all lanes agree. A lane past n

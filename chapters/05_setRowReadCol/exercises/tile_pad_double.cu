@@ -10,8 +10,9 @@
 // conflict counters.
 //
 // Hint: a double is 8 bytes, two banks. The bank model serves a warp's 64-bit access a half-warp
-// (16 lanes, 128 bytes) at a time, so ask which banks lanes 0-15 of a column read touch. The
-// chapter's int tile pads 1 word; count in banks, not in elements, before you copy that number.
+// (16 lanes, 128 bytes) at a time, so ask which banks lanes 0-15 of a column read touch: 16 rows,
+// which need 16 different bank pairs, and there are only 16 pairs. Padding each row by p doubles
+// moves each row 2p banks on; try p = 1 and p = 2 on rows 0 to 15 before you choose.
 //
 // Judge it: ctest --preset default -R exercise.tile_pad_double
 #define WB_NOT_ATTEMPTED  // delete this line when you start

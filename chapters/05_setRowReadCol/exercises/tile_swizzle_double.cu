@@ -10,8 +10,9 @@
 //
 // Hint: keep the row, move the column: row * 32 + (col ^ f(row)). For any f, a row stays one
 // permutation of its 32 slots, so row stores are as good as unswizzled. For the column loads, list
-// the 16 rows of a half-warp and ask which bank pair each lands on: f must give 16 different
-// values across those rows.
+// the 16 rows of a half-warp and ask which bank pair each lands on. A row is 32 doubles = 64 banks,
+// so row r's slot c sits on bank pair c % 16: 16 different values of f are not enough (f(r) = 2r
+// has them and still doubles up), the low four bits of f (f % 16) must differ across those rows.
 //
 // Judge it: ctest --preset default -R exercise.tile_swizzle_double
 #define WB_NOT_ATTEMPTED  // delete this line when you start

@@ -9,7 +9,7 @@
 // __shfl_down_sync or __shfl_xor_sync: no shared memory and no barrier in the last warp.
 //
 // Hint: the two loads of a thread need two guards, not one: the first element can exist while
-// the second does not (the book's reduceSmemUnroll guard, kernel 7 of the chapter).
+// the second does not (the book guards its four loads with one condition; see the errata).
 //
 // Judged: every block sum, exactly, on sizes that end inside a block's first or second half;
 // racecheck; the SASS must show shuffles (SHFL) and no local-memory spill.

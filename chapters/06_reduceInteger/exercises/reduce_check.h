@@ -9,8 +9,8 @@
 
 #include "exercise.h"
 
-// The reference for the time: the chapter's reduceSmem (one element per thread, the tree in
-// shared memory), with the same DIM.
+// The reference for the time: a tree in shared memory like the chapter's reduceSmem (one element
+// per thread), but with the exercise's DIM and a __syncthreads() at every step down to 1.
 __global__ void reduceSmemRef(const unsigned* g_idata, unsigned* g_odata, size_t n) {
   __shared__ unsigned smem[DIM];
   const unsigned tid = threadIdx.x;
