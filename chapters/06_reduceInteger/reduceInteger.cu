@@ -211,90 +211,10 @@ __global__ void reduceSmemUnrollShfl(const unsigned* g_idata, unsigned* g_odata,
   if (tid == 0) g_odata[blockIdx.x] = localSum;
 }
 
-// ---------------------------------------------------------------------------------------------
-// The source's errors, run as written
-// ---------------------------------------------------------------------------------------------
+#include "reduceInteger_errata.cuh"  // the source's errors, run as written (kernels 7, 8)
 
-// 7. The book's reduceSmemUnroll guard: `if (idx + 4 * blockDim.x <= n)`. The last element a thread
-// reads is idx + 3 * blockDim.x, so the bound that keeps the reads in range is
-// `idx + 3 * blockDim.x < n` (the book's reduceSmemUnrollDyn); only one guard per load keeps every
-// element for any n. In the last block
-// (idx = n - 4 * DIM + tid when n is a multiple of 4 * DIM) only thread 0 passes: 127 threads
-// contribute 0. The book's program checks only its last kernel's sum, so it never noticed.
-__global__ void reduceSmemUnrollBookGuard(const unsigned* g_idata, unsigned* g_odata, size_t n) {
-  __shared__ unsigned smem[DIM];
-  const unsigned tid = threadIdx.x;
-  const size_t idx = blockIdx.x * size_t(DIM) * 4 + tid;
-  unsigned tmpSum = 0;
-  if (idx + 4 * DIM <= n)
-    tmpSum = g_idata[idx] + g_idata[idx + DIM] + g_idata[idx + 2 * DIM] + g_idata[idx + 3 * DIM];
-  smem[tid] = tmpSum;
-  const unsigned sum = smemTree(smem, tid);
-  if (tid == 0) g_odata[blockIdx.x] = sum;
-}
+#include "reduceUnrollShflVec.cuh"  // ours: reduceUnrollShflVec and reduceFinal
 
-// 8. reduceShfl with 003's block step exactly as printed: it reads the warp sums into mySum, then
-// reduces and writes localSum. 003 never assigns localSum; here it holds what the book's file keeps
-// in it at that point (`int localSum = warpReduce(g_idata[idx])`): the thread's warp sum. Thread 0
-// then writes 32 x warp 0's sum, and the other warps' sums are lost.
-__global__ void reduceShfl003(const unsigned* g_idata, unsigned* g_odata, size_t n) {
-  __shared__ unsigned smem[SMEMDIM];
-  const size_t idx = blockIdx.x * size_t(DIM) + threadIdx.x;
-  const unsigned laneIdx = threadIdx.x % 32, warpIdx = threadIdx.x / 32;
-  unsigned mySum = idx < n ? g_idata[idx] : 0u;
-  mySum = warpReduce(mySum);
-  unsigned localSum = mySum;
-  if (laneIdx == 0) smem[warpIdx] = mySum;
-  __syncthreads();
-  mySum = (threadIdx.x < SMEMDIM) ? smem[laneIdx] : 0u;  // 003's line: the warp sums, never used
-  if (warpIdx == 0) localSum = warpReduce(localSum);      // 003's line
-  if (threadIdx.x == 0) g_odata[blockIdx.x] = localSum;   // 003's line
-  (void)mySum;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Ours: the same ideas taken as far as the memory allows
-// ---------------------------------------------------------------------------------------------
-// A sum is bound by reading n * 4 bytes; the kernel's job is to keep enough bytes in flight. The
-// book's unrolling does this with 4 loads per thread, but 4-byte ones, then spends a whole block on
-// every 512 elements. Here each thread issues its kUnroll 16-byte loads before it adds any of them;
-// a block takes kUnroll consecutive tiles of kVecThreads vectors (the book's "4 blocks of data",
-// 16 KB), then jumps by the grid; the grid fills the GPU exactly once; the block sum is shuffles
-// (reduceShfl's pattern, common/block_reduce.cuh). One partial per block; reduceFinal adds them.
-constexpr int kVecThreads = 256;
-constexpr int kUnroll = 4;
-
-__global__ void __launch_bounds__(kVecThreads)
-reduceUnrollShflVec(const unsigned* __restrict__ in, size_t n, unsigned* __restrict__ partials) {
-  const uint4* in4 = reinterpret_cast<const uint4*>(in);  // cudaMalloc memory is 256-byte aligned
-  const size_t n4 = n / 4;
-  constexpr size_t kTile = size_t(kVecThreads) * kUnroll;
-  unsigned sum = 0;
-  size_t base = blockIdx.x * kTile;
-  for (; base + kTile <= n4; base += gridDim.x * kTile) {
-    uint4 v[kUnroll];
-#pragma unroll
-    for (int k = 0; k < kUnroll; ++k) v[k] = in4[base + k * kVecThreads + threadIdx.x];
-#pragma unroll
-    for (int k = 0; k < kUnroll; ++k) sum += (v[k].x + v[k].y) + (v[k].z + v[k].w);
-  }
-  // At most one block stops at a partial tile: its vectors one by one; then the last n % 4 words.
-  for (size_t i = base + threadIdx.x; i < n4; i += kVecThreads) {
-    const uint4 v = in4[i];
-    sum += (v.x + v.y) + (v.z + v.w);
-  }
-  if (blockIdx.x == 0 && threadIdx.x < n - n4 * 4) sum += in[n4 * 4 + threadIdx.x];
-  sum = wb::block_sum<kVecThreads>(sum);
-  if (threadIdx.x == 0) partials[blockIdx.x] = sum;
-}
-
-// The second pass: one block adds `count` partials (a few thousand at most) into *out.
-__global__ void __launch_bounds__(kVecThreads) reduceFinal(const unsigned* partials, size_t count, unsigned* out) {
-  unsigned s = 0;
-  for (size_t i = threadIdx.x; i < count; i += kVecThreads) s += partials[i];
-  s = wb::block_sum<kVecThreads>(s);
-  if (threadIdx.x == 0) *out = s;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Host
