@@ -17,7 +17,7 @@
 //   2. stencil_1d_readonly  the same; coefficients through a const __restrict__ pointer (5.5.2)
 //   3. stencil_1d_ldg       the same; coefficients through __ldg() (5.5.2)
 //   4. stencil_1d_vec4      ours: no shared memory; each thread makes 4 outputs from three 16-byte
-//                           loads (the neighbours' overlap is served by L1), one 16-byte store
+//                           loads (overlapping its neighbours'), one 16-byte store
 //   5. copy, cudaMemcpy     common/copy.cuh: the bandwidth reference, and the driver's copy
 //
 // Self-check (exit 1): every output of every variant within 1e-6 of a CPU double-precision
@@ -40,16 +40,21 @@ constexpr int BDIM = lesson::BDIM;  // the book's block size
 
 __constant__ float coef[RADIUS + 1];
 
-// The book's kernel had `while (idx < N) { ...; __syncthreads(); ...; idx += stride; }`:
-//  * a thread whose idx passes N leaves the loop while the rest of its block still waits at the
-//    barrier: a __syncthreads() that not every thread reaches is undefined (synccheck reports it);
-//  * nothing stops a fast thread from writing the next iteration's tile while slower ones still
-//    read this one's (racecheck: write-after-read hazards);
-//  * the last block's halo load in[idx + BDIM] can run past the padded input (memcheck).
+// The book's kernel had `while (idx < N) { ...; __syncthreads(); ...; idx += stride; }`, with
+// three latent bugs (README: what triggers each):
+//  * when N % BDIM != 0, a thread whose idx passes N leaves the loop while the rest of its block
+//    goes on to the barrier: the Guide allows __syncthreads() in conditional code only where the
+//    condition is the same for the whole block (synccheck reports nothing for 32-thread blocks,
+//    whose leaving threads exit the kernel; README);
+//  * when blocks loop, nothing stops a fast thread from writing the next iteration's tile while
+//    slower ones still read this one's (racecheck: write-after-read hazards);
+//  * when N % BDIM != 0, the last block's halo load in[idx + BDIM] can run past the padded input
+//    (memcheck).
 // The fix: the loop runs over block-sized chunks, so its trip count is the same for every thread
 // of the block; guards move inside it; a second barrier protects the tile before reuse.
-// The chunk index is 64-bit: with an int, the last step past N (N up to 2^30, a grid of N / BDIM
-// blocks) would compute N - BDIM + N, one doubling from wrapping negative and looping for ever.
+// The chunk index is 64-bit so that base + gridDim.x * BDIM cannot overflow. The program's own
+// sizes would fit an int (at N = 2^30 on a grid of N / BDIM blocks the last step reaches
+// 2^31 - BDIM); the 64-bit index keeps a larger N from wrapping negative and looping for ever.
 template <class Coef>
 __device__ void stencil_body(const float* in, float* out, int N, Coef c) {
   __shared__ float smem[BDIM + 2 * RADIUS];
@@ -90,9 +95,10 @@ __global__ void stencil_1d_ldg(const float* in, float* out, int N, const float* 
 // Ours. A stencil with radius 4 reads each input 9 times but only needs it from DRAM once; the
 // shared tile is one way to get the reuse, L1 is another. Each thread handles 4 consecutive
 // outputs i..i+3 (i a multiple of 4): it needs in[i-4 .. i+7], exactly three aligned float4 loads
-// (RADIUS = 4 keeps them aligned), and writes one float4. Neighbouring threads' loads overlap, and
-// L1 serves the overlap, so DRAM sees each byte about once. A grid-stride loop (it runs once per
-// thread on the covering grid that launch() gives it), and a scalar tail for N % 4.
+// (RADIUS = 4 keeps them aligned), and writes one float4. Each float4 is loaded by three
+// neighbouring threads; for DRAM to see each byte about once, a cache (L1 or L2: not measured
+// which) must serve the repeats. A grid-stride loop (it runs once per thread on the covering grid
+// that launch() gives it), and a scalar tail for N % 4.
 constexpr int kVecThreads = 256;
 __global__ void __launch_bounds__(kVecThreads)
 stencil_1d_vec4(const float* __restrict__ in, float* __restrict__ out, int N) {

@@ -2,6 +2,9 @@
 //  * tile_halo: one block's shared tile, from the kernel's own RADIUS and BDIM (stencil_lesson.h),
 //    and which thread loads each element (stencil_body's rule: every thread its own element, the
 //    first RADIUS threads one halo element on each side).
+//  * vec4_windows: stencil_1d_vec4's three aligned float4 loads per thread, in[4q - RADIUS ..
+//    4q + 3 + RADIUS], for three neighbouring threads, and how they overlap (RADIUS from
+//    stencil_lesson.h; 4 outputs per thread: one float4).
 //  * constant_divergence: the divergence cases of constant_divergence.cu (constant_divergence_cases.h):
 //    the word each lane reads, and how many constant-cache reads that makes.
 #include <string>
@@ -39,7 +42,7 @@ int main(int argc, char** argv) {
       d.rect(x, y_in, cw - 2, ch, svg::kLight, svg::kBlack, 0.5);
       const int offset = j - RADIUS;  // in[base + offset]
       if (j % 4 == 0 || j == kTile - 1)
-        d.text(x + cw / 2 - 1, y_in - 4, offset == 0 ? "base" : (offset > 0 ? "+" : "") + std::to_string(offset), 9);
+        d.text(x + cw / 2 - 1, y_in - 4, offset == 0 ? "base" : "base" + std::string(offset > 0 ? "+" : "") + std::to_string(offset), 9);
       d.arrow(x + cw / 2 - 1, y_in + ch + 1, x + cw / 2 - 1, y_sm - 2, halo ? svg::kVermillion : svg::kBlue, 1.2);
       d.rect(x, y_sm, cw - 2, ch, colour, svg::kBlack, 0.5);
       d.text(x + cw / 2 - 1, y_sm + 15, std::to_string(thread), 9);
@@ -53,6 +56,64 @@ int main(int argc, char** argv) {
     d.legend(x0, 232, {{svg::kSky, "the block's own " + std::to_string(BDIM) + " elements: one per thread"},
                        {svg::kOrange, "halo: threads 0-" + std::to_string(RADIUS - 1) + " load 3 elements each"}});
     out("tile_halo", d);
+  }
+
+  // stencil_1d_vec4: thread q makes out[4q .. 4q+3] from in[4q - RADIUS .. 4q + 3 + RADIUS].
+  {
+    constexpr int kOut = 4;  // outputs per thread: one float4
+    static_assert(RADIUS % kOut == 0, "the float4 loads are aligned only when RADIUS is a multiple of 4");
+    constexpr int kLoads = (kOut + 2 * RADIUS) / kOut;  // float4 loads per thread
+    constexpr int kThreads = 3;                          // threads drawn: q = 0, 1, 2
+    const int first = -RADIUS, last = kOut * (kThreads - 1) + kOut - 1 + RADIUS;  // in[] drawn
+    const int cells = last - first + 1;
+    const double cw = 28, x0 = 170, y_in = 62, row_h = 40, ch = 22;
+    const char* col[kThreads] = {svg::kSky, svg::kOrange, svg::kGreen};
+    const double y_rows = y_in + ch + 22, y_out = y_rows + kThreads * row_h + 14;
+    auto xc = [&](int i) { return x0 + (i - first) * cw; };  // left edge of in[i] / out[i]
+    svg::Doc d(x0 + cells * cw + 30, y_out + ch + 84,
+               "stencil_1d_vec4: thread q makes out[4q .. 4q+3] from " + std::to_string(kLoads) +
+                   " aligned float4 loads, in[4q-" + std::to_string(RADIUS) + " .. 4q+" + std::to_string(kOut - 1 + RADIUS) +
+                   "]; each float4 is loaded by " + std::to_string(kLoads) +
+                   " neighbouring threads, so a cache must serve the repeats for DRAM to see each input once");
+    d.text(x0 - 10, 20, "three neighbouring threads of stencil_1d_vec4 (RADIUS " + std::to_string(RADIUS) + ")", 13, "start",
+           svg::kBlack, true);
+    d.text(x0 - 10, y_in + 15, "in[]", 12, "end");
+    for (int i = first; i <= last; ++i) {
+      d.rect(xc(i), y_in, cw - 2, ch, svg::kLight, svg::kBlack, 0.5);
+      d.text(xc(i) + cw / 2 - 1, y_in + 15, std::to_string(i), 10);
+    }
+    // The float4 that all drawn threads load: in[4 .. 7] for threads 0, 1, 2 (as r, m, l).
+    const int shared4 = kOut * (kThreads / 2);
+    d.rect(xc(shared4) - 3, y_in - 6, kOut * cw + 4, y_rows + kThreads * row_h - y_in, svg::kNone, svg::kBlack, 1.2);
+    d.text(xc(shared4) + kOut * cw / 2, y_in - 10, "loaded by all three", 11);
+    for (int q = 0; q < kThreads; ++q) {
+      const double y = y_rows + q * row_h;
+      d.text(x0 - 10, y + 15, "thread q = " + std::to_string(q) + ": " + std::to_string(kLoads) + " loads", 12, "end");
+      for (int l = 0; l < kLoads; ++l) {
+        const int lo = kOut * q - RADIUS + kOut * l;  // this float4 is in[lo .. lo + 3]
+        d.rect(xc(lo) + 1, y, kOut * cw - 4, ch, col[q], svg::kBlack, 0.75);
+        d.text(xc(lo) + kOut * cw / 2 - 1, y + 15,
+               "in[" + std::to_string(lo) + ".." + std::to_string(lo + kOut - 1) + "]", 11);
+      }
+    }
+    d.text(x0 - 10, y_out + 15, "out[]", 12, "end");
+    for (int q = 0; q < kThreads; ++q)
+      for (int j = 0; j < kOut; ++j) {
+        const int i = kOut * q + j;
+        d.rect(xc(i), y_out, cw - 2, ch, col[q], svg::kBlack, 0.5);
+        d.text(xc(i) + cw / 2 - 1, y_out + 15, std::to_string(i), 10);
+      }
+    d.text(20, y_out + ch + 24,
+           "Thread q loads in[4q-" + std::to_string(RADIUS) + " .. 4q+" + std::to_string(kOut - 1 + RADIUS) +
+               "] as " + std::to_string(kLoads) + " float4s and stores out[4q .. 4q+3] as one float4.",
+           12, "start");
+    d.text(20, y_out + ch + 44,
+           "Each float4 of in[] is requested by " + std::to_string(kLoads) +
+               " threads; which cache (L1 or L2) serves the repeats is not measured.",
+           12, "start");
+    d.legend(20, y_out + ch + 58,
+             {{col[0], "thread 0's loads and outputs"}, {col[1], "thread 1's"}, {col[2], "thread 2's"}});
+    out("vec4_windows", d);
   }
 
   // constant_divergence: lane l reads word start_word(l, k, 4); one row per case k.

@@ -2,7 +2,7 @@
 // only error checks added, so compute-sanitizer can show what is wrong with it. NOT a test, and
 // not part of the workbook's passing programs: run it with
 //     cmake --build build --target stencil_1d_race_demo_check
-// which runs racecheck, synccheck and memcheck on it (each is expected to report errors).
+// which runs racecheck, synccheck and memcheck on it (what each reports: the README).
 // The fixed kernel is stencil_1d in stencil_1d.cu.
 // Build without CMake, in this folder:
 //   nvcc -std=c++17 -O3 -arch=native -lineinfo -I../../common -o stencil_1d_race_demo stencil_1d_race_demo.cu

@@ -11,7 +11,7 @@ constexpr int RADIUS = 4;
 constexpr int BDIM = 32;  // the book's block size: one tile of BDIM + 2 * RADIUS floats per block
 
 // The book's constantStencil coefficients ("Professional CUDA C Programming", ch. 5,
-// constantStencil.cu: #define a0 0.00000f ... a4 -0.00357f), quoted by source 003 as a0..a4.
+// constantStencil.cu: #define a0 0.00000f ... a4 -0.00357f); source 003 prints only a0.
 // They are the 8th-order central first-derivative weights 4/5, -1/5, 4/105, -1/280, cut to 5
 // decimals (see the README: that cut sets the error floor).
 constexpr float kCoef[RADIUS + 1] = {0.00000f, 0.80000f, -0.20000f, 0.03809f, -0.00357f};

@@ -3,7 +3,7 @@
 // Task: out[i] = sum over k = 1..RADIUS of coef[k] * (in[i + k] - in[i - k]) for 0 <= i < N, the
 // chapter's stencil. As in the chapter, `in` is valid on [-RADIUS, N + RADIUS): RADIUS samples of
 // halo on each side. RADIUS = 4, BDIM = 128 and `__constant__ float coef[RADIUS + 1]` are defined
-// by the checker. Launch: <<<ceil(N / BDIM), BDIM>>>; N is not a multiple of BDIM. Block b stages
+// by the checker. Launch: <<<ceil(N / BDIM), BDIM>>>; N need not be a multiple of BDIM. Block b stages
 // in[b * BDIM - RADIUS .. b * BDIM + BDIM + RADIUS) in __shared__ float smem[BDIM + 2 * RADIUS]
 // (thread t's own element at smem[t + RADIUS], the first RADIUS threads also one halo element on
 // each side), waits, and each thread whose i < N computes its output from the tile.
@@ -11,7 +11,8 @@
 // Hint: in the last block, which elements of the tile exist, and which threads are there to load
 // them? A thread with i >= N has no output, but it may still have an element to load.
 //
-// Judged: every output, exactly (integer samples and coefficients), for N = 1 .. 1000003;
+// Judged: every output, exactly (integer samples and coefficients), for N = 1, 3, 5, 127, 128,
+// 129, 1000, 65539 and 1000003;
 // shared memory is filled with NaN before each launch, so a tile element nobody loads shows;
 // racecheck and synccheck.
 // The SASS rules in stencilHalo.sass hold too (the instructions the lesson is about, no spill).
