@@ -6,7 +6,8 @@
 #include "globaltimer.cuh"
 
 // The store-heavy neighbour: 16-byte stores over n words, `passes` times. Block 0's thread 0
-// records start and end (every block is resident at once, so they all end together).
+// records start and end. Every block is resident at once, but nothing makes them end together:
+// the window is block 0's, so `writer_left_ms` and `overlap_pct` are block 0's view of the writer.
 __global__ void streamWrite(uint4* out, size_t n4, int passes, unsigned long long* window) {
   if (threadIdx.x == 0 && blockIdx.x == 0) window[0] = globaltimer_ns();
   const size_t stride = size_t(gridDim.x) * blockDim.x;
@@ -16,9 +17,10 @@ __global__ void streamWrite(uint4* out, size_t n4, int passes, unsigned long lon
   if (threadIdx.x == 0 && blockIdx.x == 0) window[1] = globaltimer_ns();
 }
 
-// One store, and the kernel ends. A kernel boundary is a fence too: at its end a kernel flushes
-// its writes for whatever waits on it. Launched many times in a row, its cost per launch shows
-// that flush. stamp: the time it ran.
+// One store, and the kernel ends. A kernel boundary orders too: what a kernel wrote is visible to
+// the next kernel in the stream. Launched many times in a row (a CUDA graph), its time per launch
+// is launch, dispatch and completion together, the boundary's flush included; nothing here
+// separates the flush from the rest. stamp: the time it ran.
 __global__ void tinyStore(unsigned* out, unsigned long long* stamp) {
   *out = 1u;
   *stamp = globaltimer_ns();

@@ -138,8 +138,8 @@ static void bench_sums(const cudaDeviceProp& prop, size_t n, int reps, const std
   free_sum(s);
 }
 
-// Fence-heavy work (one warp, or a chain of one-thread kernels) beside a store-heavy kernel (half
-// the GPU's thread slots, so the fence work finds room), with the fence work in the store kernel's
+// Fence-heavy work (one warp, or a chain of one-thread kernels) beside a store-heavy kernel (on sm_90
+// half the GPU's thread slots, so the fence work finds room), with the fence work in the store kernel's
 // domain or in the remote one. Timed alone, then beside the writer in each domain.
 static void bench_domains(const cudaDeviceProp& prop, size_t n, int reps, int max_iters, const std::string& csv_dir,
                           const wb::KernelPick& pick) {
@@ -159,7 +159,7 @@ static void bench_domains(const cudaDeviceProp& prop, size_t n, int reps, int ma
   CUDA_CHECK(cudaStreamCreateWithFlags(&s_fence, cudaStreamNonBlocking));
   cudaEvent_t e0, e1, w0, w1;
   for (cudaEvent_t* e : {&e0, &e1, &w0, &w1}) CUDA_CHECK(cudaEventCreate(e));
-  const int write_blocks = 4 * prop.multiProcessorCount;  // 1024 of the SM's 2048 thread slots
+  const int write_blocks = 4 * prop.multiProcessorCount;  // on sm_90: 1024 of the SM's 2048 thread slots
 
   // cudaLaunchKernelEx with the domain as a launch attribute.
   auto launch_in = [](cudaStream_t st, cudaLaunchMemSyncDomain dom, int threads, auto kernel, auto... args) {

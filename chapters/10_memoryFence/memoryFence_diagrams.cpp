@@ -3,6 +3,9 @@
 //    (program order, the release -> acquire edges, and the happens-before they give thread 3).
 //  * ticket: the one-pass sum's publish / fence / ticket / last-block pattern (sumThreadfence in
 //    threadFenceReduction.cuh) on the golden run's small grid, lesson::kSmallGrid blocks.
+// One colour key for both pictures: sky-blue box = an atomic, light grey box = a plain memory
+// access, orange box = a fence; vermillion arrow = release -> acquire, purple arrow = the chain of
+// atomics on one variable, green dashed = the happens-before the edges imply.
 #include <string>
 #include <vector>
 
@@ -19,7 +22,7 @@ int main(int argc, char** argv) {
   {
     constexpr int kN = sizeof(lesson::kSteps) / sizeof(lesson::kSteps[0]);
     const double x0 = 150, col = 122, bw = 114, bh = 40, y0 = 44, row = 78;
-    svg::Doc d(x0 + kN * col + 10, y0 + 3 * row + 60,
+    svg::Doc d(x0 + kN * col + 10, y0 + 3 * row + 70,
                "The memory model's three threads as run by memoryFence: thread 1's release of a synchronizes with "
                "thread 2's acquire, thread 2's release of b with the host's acquire; so x = " +
                    std::to_string(lesson::kX) + " happens before the host reads x, though thread 1 released only at "
@@ -55,12 +58,12 @@ int main(int argc, char** argv) {
     d.path("M" + svg::num(bx(0) + bw / 2) + "," + svg::num(by(1) + bh) + " C" + svg::num(bx(0) + bw / 2) + "," +
                svg::num(by(3) + 10) + " " + svg::num(bx(kN - 1) - 120) + "," + svg::num(by(3) + bh + 30) + " " +
                svg::num(bx(kN - 1) + bw / 2) + "," + svg::num(by(3) + bh + 1),
-           svg::kBlue, svg::kNone, 1.5, true, "5 3");
+           svg::kGreen, svg::kNone, 1.5, true, "5 3");
     const double ly = y0 + 3 * row + 24;
-    d.legend(x0 - 130, ly, {{svg::kGrey, "program order"},
-                            {svg::kVermillion, "release → acquire that reads it (synchronizes-with)"},
-                            {svg::kBlue, "happens-before it implies: x reaches the host"}});
-    d.text(x0 - 130, ly + 30, "Blue boxes: atomics (with their scope); grey boxes: plain accesses.", 11, "start");
+    d.legend(x0 - 130, ly, {{svg::kSky, "atomic (with its scope)"}, {svg::kLight, "plain access"},
+                            {svg::kGrey, "program order"}});
+    d.legend(x0 - 130, ly + 20, {{svg::kVermillion, "release → acquire that reads it (synchronizes-with)"},
+                                 {svg::kGreen, "happens-before it implies: x reaches the host"}});
     out("three_threads", d);
   }
 
@@ -85,7 +88,7 @@ int main(int argc, char** argv) {
       d.text(x0 - 10, y + 22, "block " + std::to_string(b), 12, "end", svg::kBlack, true);
       for (int s = 0; s < 3; ++s) {
         const double x = x0 + (s + b * 0.0) * col;
-        const char* fill = s == 1 ? svg::kOrange : (s == 2 ? svg::kPurple : svg::kSky);
+        const char* fill = s == 1 ? svg::kOrange : (s == 2 ? svg::kSky : svg::kLight);
         d.rect(x, y, bw, bh, fill, svg::kBlack, 0.75);
         d.text(x + bw / 2, y + (s == 2 ? 15 : 22), steps[s], 10.5);
         if (s == 2) d.text(x + bw / 2, y + 30, "returns " + std::to_string(ticket) + (is_last ? ": last" : ""), 10.5,
@@ -99,14 +102,14 @@ int main(int argc, char** argv) {
       }
       for (int s = 0; s < 3; ++s) {
         const double x = x0 + (3 + s) * col;
-        d.rect(x, y, bw, bh, s == 0 ? svg::kOrange : (s == 1 ? svg::kGreen : svg::kLight), svg::kBlack, 0.75);
-        d.text(x + bw / 2, y + 22, last[s], 10.5, "middle", s == 1 ? svg::kWhite : svg::kBlack);
+        d.rect(x, y, bw, bh, s == 0 ? svg::kOrange : svg::kLight, svg::kBlack, 0.75);
+        d.text(x + bw / 2, y + 22, last[s], 10.5);
         d.arrow(x - col + bw, y + bh / 2, x - 1, y + bh / 2, svg::kGrey, 1.2);
       }
     }
     const double ly = y0 + kB * row + 14;
-    d.legend(x0 - 90, ly, {{svg::kSky, "store the partial"}, {svg::kOrange, "__threadfence()"},
-                           {svg::kPurple, "the ticket's chain of atomics"}, {svg::kGreen, "the last block's sum"}});
+    d.legend(x0 - 90, ly, {{svg::kLight, "plain access"}, {svg::kOrange, "fence: __threadfence()"},
+                           {svg::kSky, "atomic"}, {svg::kPurple, "the ticket's chain of atomics"}});
     d.text(x0 - 90, ly + 34,
            "Each block's fence orders its partial before its ticket; the chain of atomics on the ticket carries that", 11,
            "start");

@@ -45,7 +45,7 @@ def exact(r, q):
 
 WORK = [("store + __threadfence", "store + `__threadfence()`"), ("store + __threadfence_system", "store + `__threadfence_system()`"),
         ("__threadfence only", "`__threadfence()` only, no store"), ("__threadfence_system only", "`__threadfence_system()` only"),
-        ("kernel boundary (graph of launches)", "kernel boundary (one launch in a graph)")]
+        ("kernel boundary (graph of launches)", "one-thread kernel in a graph (per launch, boundary included)")]
 W_DEV, W_SYS, W_DEV0, W_SYS0, W_K = [w for w, _ in WORK]
 RERUN = "logs/memoryFence_domains_rerun.csv"
 
@@ -65,7 +65,8 @@ def domain_rows(q):
             fmt = "{:.0f}" if work.startswith("kernel") else "{:.1f}"
             alone_cell = fmt.format(alone)
             if g == "h200" and work == W_DEV:
-                # The baseline disagrees with the same loop elsewhere (see DISPUTED): no ratio on it.
+                # The baseline disagrees with the same loop in the fence table and the rerun
+                # (memoryFence.dev_store_runs.h200, the README's † note): no ratio on it.
                 alone_cell += " †"
                 cells = [f"{q(gpu=g, work=work, beside='streamWrite', domain=dm)['ns_per_op']:.0f} (—)" for dm in ("default", "remote")]
             lines.append(f"| {label if g == 'h100' else ''} | {g.upper()} | {alone_cell} | {cells[0]} | {cells[1]} |")
@@ -108,6 +109,9 @@ def pair(fn, fmt):
     return lambda q: " / ".join(fmt.format(fn(q, g)) for g in GPUS)
 
 
+SYS_LOOPS = ("loopThreadfenceSystem", "loopFenceAcqRelSystem")
+
+
 def max_gpu_diff(q):
     """The largest H100/H200 ratio of any full-GPU extra cost other than the system fences', in %."""
     rows = [r for r in q.rows(csv=F, gpu="h100") if r["config"] == "full GPU" and r["extra_ns_vs_none"] and "System" not in r["kernel"]]
@@ -144,6 +148,16 @@ VALUES = [
                      f(q, "loopThreadfenceSystem", "full GPU", gpu="h100") / f(q, "loopThreadfenceSystem", "full GPU")),
           "{:.2f} µs extra on the H100, {:.2f} µs on the H200 ({:.1f}×)"),
     Value("memoryFence.other_rows_diff", F, max_gpu_diff, "{:.0f}%"),
+    # The within-run spread of the two system-fence rows under full load (min_ms / max_ms of 50 runs).
+    Value("memoryFence.system_full_spread", F,
+          lambda q: (min(f(q, k, "full GPU", "min_ms", gpu="h100") for k in SYS_LOOPS),
+                     max(f(q, k, "full GPU", "max_ms", gpu="h100") for k in SYS_LOOPS),
+                     min(f(q, k, "full GPU", "min_ms") for k in SYS_LOOPS),
+                     max(f(q, k, "full GPU", "max_ms") for k in SYS_LOOPS),
+                     min(f(q, k, "full GPU", "min_ms", gpu="h100") for k in SYS_LOOPS)
+                     / max(f(q, k, "full GPU", "max_ms") for k in SYS_LOOPS)),
+          "{:.3f} to {:.3f} ms per launch on the H100 and {:.3f} to {:.3f} ms on the H200; the H100's fastest run "
+          "still took {:.1f}× the H200's slowest"),
     Value("memoryFence.dev_nostore.h100", D, lambda q: (d(q, W_DEV, gpu="h100"), d(q, W_DEV0, gpu="h100")),
           "{:.0f} / {:.0f} ns"),
     Value("memoryFence.sys_nostore", D, lambda q: (d(q, W_SYS, gpu="h100"), d(q, W_SYS0, gpu="h100"), d(q, W_SYS), d(q, W_SYS0)),
@@ -169,11 +183,11 @@ VALUES = [
           lambda q: (span([d(q, w, "streamWrite", dm, "slowdown_vs_alone", "h100") for w in (W_DEV, W_DEV0) for dm in ("default", "remote")], "{:.0f}"),
                      span([d(q, w, "streamWrite", dm, "slowdown_vs_alone", "h100") for w in (W_SYS, W_SYS0) for dm in ("default", "remote")], "{:.0f}"),
                      span([d(q, W_K, "streamWrite", dm, "slowdown_vs_alone", "h100") for dm in ("default", "remote")], "{:.1f}")),
-          "about {}× for device fences, {}× for system fences and {}× for kernel boundaries"),
+          "about {}× for device fences, {}× for system fences and {}× for one-thread kernels in a graph"),
     Value("memoryFence.slow.h200", D,
           lambda q: (span([d(q, w, "streamWrite", dm, "slowdown_vs_alone") for w in (W_SYS, W_SYS0) for dm in ("default", "remote")], "{:.1f}"),
                      span([d(q, W_K, "streamWrite", dm, "slowdown_vs_alone") for dm in ("default", "remote")], "{:.1f}")),
-          "{}× for system fences and {}× for kernel boundaries"),
+          "{}× for system fences and {}× for one-thread kernels in a graph"),
     # The H200's store + __threadfence baseline: the same one-warp loop, three measurements.
     Value("memoryFence.dev_store_runs.h200", D,
           lambda q: (d(q, W_DEV), f(q, "loopThreadfence", "1 warp", "ns_per_iteration"), q(csv=RERUN, work=W_DEV, beside="none")["ns_per_op"]),

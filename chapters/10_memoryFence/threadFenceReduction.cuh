@@ -46,8 +46,10 @@ using wb::block_sum;
 
 enum class Publish { Threadfence, ReleaseAcquire, None };
 
-// Without ordering, the ticket (an atomic in L2) can be counted before the partial (a plain store
-// on its way to another L2 slice) lands, and the last block would add a stale partial. Each variant
+// Without a release before the ticket and an acquire after it, the memory model promises nothing:
+// the last block may add a stale partial. One plausible way is the writer's side (the ticket's
+// atomic reaching L2 before the partial's store); another is the reader's (a stale L1 line of a
+// partial in the last block's SM). Each variant
 // differs only in how thread 0 orders "my partial is stored" before "I took a ticket", and "every
 // ticket before mine" before "I read the partials".
 template <Publish P>

@@ -14,8 +14,10 @@ namespace lesson {
 
 constexpr uint32_t kSeed = 7;
 
-// The inputs. kSource is the source's: values spread over [-pad, nbins + pad), so about 1.5% fall
-// below 0 and 1.5% at or above nbins, and are clamped into the first and last bin (two hot bins).
+// The inputs. kSource (printed as "source") is this chapter's clamped input, not 004's (004 gives
+// no input): values spread over [-pad, nbins + pad), pad = nbins / 64 + 1 (our choice), so about
+// 1.5% fall below 0 and 1.5% at or above nbins, and 004's kernel clamps them into the first and
+// last bin (two hot bins).
 // kUniform: every value a uniform hash in [0, nbins). kHot (printed lesson only): 3/8 of the values
 // are bin 2 and 3/8 are bin 3, the rest as kSource; it makes packed counters overflow.
 enum Dist { kUniform = 0, kSource = 1, kHot = 2 };
@@ -47,8 +49,8 @@ constexpr Case kCases[] = {{256, 1, kSource},     {1024, 1, kUniform},    {4096,
                            {262144, 16, kSource}, {65536, 2, kHot},       {262144, 8, kHot}};
 constexpr uint64_t kLessonN = (1u << 20) + 3;  // elements per case: not a multiple of 4 or a block
 
-// Threads per block: the source's kernels (clusterHist_kernel, global_atomics, smem_private) run 512,
-// ours (histVec4, histPacked) 1024. The kernels' files and diagrams/cluster_bins.svg use these.
+// Threads per block (004 gives no value; both are this chapter's choices): 004's clusterHist_kernel
+// and the baselines global_atomics and smem_private run 512, ours (histVec4, histPacked) 1024. The kernels' files and diagrams/cluster_bins.svg use these.
 constexpr int kSourceThreads = 512;
 constexpr int kOursThreads = 1024;
 
@@ -62,7 +64,7 @@ inline bool private_applies(int bins) { return bins <= kPrivateMaxBins; }
 // The counter widths histPacked is checked with, in the printed order.
 constexpr int kPackedBits[] = {32, 16, 8};
 
-// The CPU histograms of the first n values, both rules at once: clamped (the source's rule) and
+// The CPU histograms of the first n values, both rules at once: clamped (004's kernel's rule) and
 // dropped (what cub::DeviceHistogram::HistogramEven does with out-of-range values). The dropped
 // one is also the count of in-range hits, the ones histPacked adds in shared memory.
 struct CpuHist {

@@ -129,7 +129,7 @@ def draw_best(data_dir, gpus, out, title):
 
 
 def draw_clusters(data_dir, gpus, out, title):
-    """Every cluster size of the source's kernel and of histVec4, per GPU, on the uniform input."""
+    """Every cluster size of 004's kernel (clusterHist_kernel) and of histVec4, per GPU, on the uniform input."""
     plt = _plt()
     metas = [meta_of(os.path.join(data_dir, g), g) for g in gpus]
     fig, axes = plt.subplots(1, len(gpus), figsize=FIGSIZE, dpi=DPI, squeeze=False)
@@ -210,7 +210,7 @@ def per_pass(q, g, bits=(8, 16, 32), dists=("uniform", "source")):
 
 
 def source_vs_uniform(q, g):
-    """The largest extra time of the source input over uniform among the histPacked rows: (%, row u, row s)."""
+    """The largest extra time of the `source` (clamped) input over uniform among the histPacked rows: (%, row u, row s)."""
     worst = None
     for u in packed(q, g):
         s = row(q, g, "histPacked", u["bins"], "source", counter_bits=u["counter_bits"])
@@ -338,6 +338,19 @@ VALUES = [
     Value(P + "packed32_small_pct", CSV,
           lambda q: small_pct(q, "h100", "histPacked", counter_bits=32, passes=1) + small_pct(q, "h200", "histPacked", counter_bits=32, passes=1),
           "{} to {}% and {} to {}%"),
+    # 32,768 bins fit in one block, yet clusterHist_kernel is fastest at cluster 2 (uniform).
+    Value(P + "dsm_32768_c1_c2", CSV,
+          lambda q: (pair(lambda q, g: row(q, g, "clusterHist_kernel", 32768, cluster=1)["gbps"])(q),
+                     pair(lambda q, g: row(q, g, "clusterHist_kernel", 32768, cluster=2)["gbps"])(q)),
+          "{} GB/s at cluster 1 against {} at cluster 2"),
+    Value(P + "dsm_vs_atomics_32768", CSV,
+          lambda q: pair(lambda q, g: speedup(q, g, 32768, "uniform", "clusterHist_kernel", "global_atomics"), "{:.2f}×")(q)),
+    # clusterHist_kernel's code path is the same at every cluster size: cluster 1 against 2 isolates
+    # half the adds going to another block's shared memory.
+    Value(P + "source_c1_c2", CSV,
+          lambda q: (pair(lambda q, g: row(q, g, "clusterHist_kernel", 256, cluster=1)["gbps"])(q),
+                     pair(lambda q, g: row(q, g, "clusterHist_kernel", 256, cluster=2)["gbps"])(q)),
+          "{} GB/s at cluster 1 to {} at cluster 2"),
     Value(P + "dsm_uniform_65536", CSV,
           lambda q: tuple(speedup(q, g, 65536, "uniform", "clusterHist_kernel", "global_atomics") for g in GPUS),
           "{:.1f}× on the H100, {:.1f}× on the H200"),

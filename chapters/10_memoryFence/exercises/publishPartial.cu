@@ -3,7 +3,8 @@
 // Task: the one-pass sum of the chapter (sumThreadfence). Every block computes its sum s; thread 0
 // of each block then calls publishPartial(s, partials, ticket), which must
 //   1. store s in partials[blockIdx.x],
-//   2. make that store visible to every other block of the GPU before ...
+//   2. order that store before the ticket, at device scope (a fence makes nothing visible by
+//      itself: the last block's acquire, in the checker, is the other half) ...
 //   3. ... taking a ticket, atomicAdd(ticket, 1u), and return true iff the ticket is the last one
 //      (gridDim.x - 1).
 // The block that gets the last ticket then reads every block's partial and adds them up: the

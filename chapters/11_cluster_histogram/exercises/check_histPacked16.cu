@@ -1,7 +1,8 @@
 // Checker of exercise histPacked16 (chapter 11): every bin, exactly, on uniform inputs (an even and
-// an odd number of bins) and hot inputs that make one block's 16-bit counters wrap many times: one
-// even bin, one odd bin, two neighbouring bins (the carry of the low half into a high half that
-// may itself be at 65535). 8 blocks, so each counts 2^17 values or more of a hot input. racecheck is
+// an odd number of bins) and hot inputs that make a block's 16-bit counters wrap: one even bin, one
+// odd bin (about 2 wraps per block at 2^20 + 3 values), two neighbouring bins (the carry of the low
+// half into a high half that may itself be at 65535; 0 or 1 wrap per block at 2^20 + 3 values, about
+// 4 at 4x that). 8 blocks, so each counts 2^17 values or more of a hot input. racecheck is
 // declared in CMakeLists.txt. Times the exercise against the chapter's smem_private (32-bit
 // counters) on the last input.
 #include <algorithm>

@@ -1,5 +1,5 @@
 // Checker of exercise histWarpAgg (chapter 11): every bin, exactly, for uniform, one-hot-bin and
-// 4-bin inputs of 37 to 2^22 + 3 values (never a multiple of 32), on a grid of up to two blocks per
+// 4-bin inputs of 33 to 2^22 + 3 values (never a multiple of 32), on a grid of up to two blocks per
 // SM. racecheck and the SASS rules (histWarpAgg.sass: MATCH.ANY, ATOMS) are declared in
 // CMakeLists.txt. Times the exercise against the chapter's smem_private on the last (4-bin) input,
 // where aggregation pays.

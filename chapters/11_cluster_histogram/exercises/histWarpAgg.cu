@@ -13,8 +13,9 @@
 // and give the lanes with no element a bin no real value has (and no vote). __ffs(x) counts lanes
 // from 1.
 //
-// Judged: every bin, exactly, on uniform, hot (one bin) and few-bin inputs, n = 37 .. 2^22 + 3;
-// racecheck; the SASS must show MATCH.ANY and shared atomics (ATOMS).
+// Judged: every bin, exactly, on uniform, hot (one bin) and few-bin inputs, n = 33 .. 2^22 + 3
+// (33, 37, 1000, 65539, 1000003, 4194307); racecheck; the SASS must show MATCH.ANY and shared
+// atomics (ATOMS).
 // Judge it: ctest --preset default -R exercise.histWarpAgg
 #define WB_NOT_ATTEMPTED  // delete this line when you start
 

@@ -8,8 +8,9 @@
 #include "../histogram_lesson.h"
 #include "cluster_support.cuh"
 
-// 1. The source's kernel. Changes: the thread index is computed in size_t (the source's int
-// overflows past 2^31 elements) from blockIdx/threadIdx, and bins are clamped as it describes.
+// 1. The source's kernel. Changes: the thread index and the loop variable are size_t (004's int
+// tid and int i overflow past 2^31 elements), computed from blockIdx/threadIdx; bins are clamped as
+// it describes. Unchanged: the epilogue adds every bin, zeros included.
 __global__ void clusterHist_kernel(int* bins, const int nbins, const int bins_per_block,
                                    const int* __restrict__ input, size_t array_size) {
 #ifndef WB_NO_CLUSTERS

@@ -1,7 +1,8 @@
 // A plausible wrong answer to exercise histWarpAgg: the leader test forgets that __ffs counts from 1
 // (lane == __ffs(peers)). The lane after a group's lowest lane adds the group's count only if that
 // lane is in the group too: a group whose two lowest lanes are not neighbours (a lone lane, say) is
-// never counted, and a lane can count another group's bin with its own group's size.
+// never counted. (A lane that adds always adds its own bin and its own group's size, so nothing is
+// counted in the wrong bin: the error is only undercounting.)
 __global__ void histWarpAgg(unsigned* bins, int nbins, const int* input, size_t n) {
   extern __shared__ unsigned hist[];
   for (int i = threadIdx.x; i < nbins; i += blockDim.x) hist[i] = 0;
