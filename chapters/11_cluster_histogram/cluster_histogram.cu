@@ -527,7 +527,7 @@ int main(int argc, char** argv) {
                 "usage: cluster_histogram [--bins B [--cluster C] | --small] [--bench [--n N] [--reps R]\n"
                 "                          [--kernel NAME] [--csv-dir DIR]]\n"
                 "  (no options)  the printed cases, every method checked (the golden output)\n"
-                "  --bins B      instead, one case of B bins (a power of two, 2 .. 2^24) of the source's input\n"
+                "  --bins B      instead, one case of B bins (a power of two, 2 .. 2^24) of the `source` (clamped) input\n"
                 "  --cluster C   its cluster size (1, 2, 4, 8 or 16, at most B; default: the smallest that fits)\n"
                 "  --small       the sanitizers' run: 3 cases that reach every kernel; --bench at 256 bins only\n"
                 "  --bench       also time every method on N ints of two inputs at 256 .. 262144 bins\n"
