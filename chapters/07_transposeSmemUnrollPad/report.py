@@ -1,4 +1,6 @@
-"""Chapter 07's measured tables, quoted numbers and figure (format: plots/plot_timings.py)."""
+"""Chapter 07's measured tables, quoted numbers and figure (format: plots/plot_timings.py):
+transpose.csv and transpose_smem_wavefronts.csv (transposeSmemUnrollPad.cu), and cache_config.csv
+(cache_config.cu: cudaFuncSetCacheConfig and the shared-memory carveout on three transposes)."""
 from plot_timings import Col, Field, Figure, Table, Value, span
 
 CSV = "transpose.csv"
@@ -40,7 +42,7 @@ def per_instr(r, q):
 
 
 TABLES = [
-    Table("transpose.bench", CSV, key=("kernel",),
+    Table("transpose.bench.h100", CSV, gpu="h100", key=("kernel",),
           rows=[{"kernel": k, "label": f"`{k}`"} for k in BOOK] + [
               {"kernel": "transposeTiled", "label": "**`transposeTiled` (ours)**"},
               {"kernel": "cublasSgeam", "label": "`cublasSgeam`"}, {"kernel": "copy", "label": "`copy` (16-byte)"}],
@@ -92,24 +94,38 @@ SOURCE_GBPS_4096 = {  # 004's times at 4096 x 4096, recomputed as GB/s (its own 
 SOURCE_004_MS = {  # 004's tables at 4096 x 4096, in the order it prints them: one run each
     "transposeSmem": [0.343520, 0.404192, 0.377856], "transposeSmemPad": [0.326272, 0.326656],
     "transposeSmemUnrollPad": [0.322560]}
+SOURCE_004_NCU = {  # 004's ncu device-memory read / write throughput (GB/s) at 4096 x 4096, one run each
+    "transposeSmemPad": (205.98, 178.52), "transposeSmemUnrollPad": (206.65, 186.28)}
+SMALL = 2048
+
+
+def slower_small(q):
+    """How many rows of the CSV at 2048² (kernels, copy and cudaMemcpy) run slower than at 16384²."""
+    ks = [r["kernel"] for r in q.rows(where=lambda r: str(r["size"]) == str(SMALL))]
+    n = sum(q(kernel=k, size=SMALL)["gbps"] < q(kernel=k, size=BIG)["gbps"] for k in ks)
+    return f"all {n}" if n == len(ks) else f"{n} of the {len(ks)}"
+
+
 VALUES = [
-    Value("transpose.unrollpad.h200", CSV,
+    Value("transpose.unrollpad.h100", CSV,
           lambda q: (q(kernel="transposeSmemUnrollPad", size=BIG)["gbps"], q(kernel="transposeSmemUnrollPad", size=BIG)["pct_of_copy"]),
-          "{:.0f} GB/s at 16384², {:.0f}%"),
-    Value("transpose.tiled_vs_cublas_8192.h200", CSV, tiled_vs_cublas(MID), "{:.1f}%"),
-    Value("transpose.tiled_vs_cublas_16384.h200", CSV, tiled_vs_cublas(BIG), "{:.1f}%"),
-    Value("transpose.tiled_vs_cublas_rect.h200", CSV, tiled_vs_cublas("10000x20000"), "{:.1f}%"),
-    Value("transpose.tiled_over_cublas_small.h200", CSV,
-          lambda q: (tiled_vs_cublas(2048)(q) - 100, tiled_vs_cublas(4096)(q) - 100), "{:.0f}% and {:.0f}%"),
+          "{:.0f} GB/s at 16384², {:.0f}%", gpu="h100"),
+    Field("transpose.unroll_pct.h100", CSV, "pct_of_copy", "{:.0f}%", "h100", kernel="transposeSmemUnroll", size=BIG),
     Value("transpose.tiled_vs_cublas_8192.h100", CSV, tiled_vs_cublas(MID), "{:.1f}%", gpu="h100"),
     Value("transpose.tiled_vs_cublas_16384.h100", CSV, tiled_vs_cublas(BIG), "{:.1f}%", gpu="h100"),
     Value("transpose.tiled_vs_cublas_rect.h100", CSV, tiled_vs_cublas("10000x20000"), "{:.1f}%", gpu="h100"),
     Value("transpose.tiled_vs_cublas_4096.h100", CSV, tiled_vs_cublas(4096), "{:.1f}%", gpu="h100"),
-    Value("transpose.tiled_vs_cublas_2048.h100", CSV, tiled_vs_cublas(2048), "{:.1f}%", gpu="h100"),
+    Value("transpose.tiled_vs_cublas_2048.h100", CSV, tiled_vs_cublas(SMALL), "{:.1f}%", gpu="h100"),
     Value("transpose.tiled_big.h100", CSV,
           lambda q: (q(kernel="transposeTiled", size=BIG)["gbps"],
                      100 * q(kernel="transposeTiled", size=BIG)["gbps"] / q(kernel="copy", size=BIG)["gbps"]),
           "{:.0f} GB/s at 16384², {:.1f}%", gpu="h100"),
+    Value("transpose.slower_small.h100", CSV, slower_small, "{}", gpu="h100"),
+    Value("transpose.copy_small_big.h100", CSV,
+          lambda q: (q(kernel="copy", size=SMALL)["gbps"], q(kernel="copy", size=BIG)["gbps"],
+                     1000 * q(kernel="copy", size=SMALL)["time_ms"]),
+          "{:.0f} GB/s at 2048² against {:.0f} GB/s at 16384², in a kernel of {:.0f} µs", gpu="h100"),
+    Value("transpose.tiled_vs_cublas_16384.h200", CSV, tiled_vs_cublas(BIG), "{:.1f}%"),
     Value("transpose.pad_cut.h100", W, ld_cut("transposeSmemPad", "transposeSmem"), "{:.1f}×", gpu="h100"),
     Value("transpose.unrollpad_cut.h100", W, ld_cut("transposeSmemUnrollPad", "transposeSmemUnroll"), "{:.1f}×", gpu="h100"),
     Value("transpose.first_pair.h200", W, lambda q: (ld_per_instr("transposeSmem")(q), ld_per_instr("transposeSmemPad")(q)),
@@ -121,19 +137,23 @@ VALUES = [
                      q(kernel="transposeSmemPad")["st_wavefronts"] / q(kernel="transposeSmemPad")["st_instructions"],
                      q(kernel="transposeSmemUnrollPad")["st_wavefronts"] / q(kernel="transposeSmemUnrollPad")["st_instructions"]),
           "{:.2f} and {:.2f} for loads, {:.2f} and {:.2f} for stores", gpu="h100"),
-    Value("transpose.vs_004.h200", CSV,
-          lambda q: span([q(kernel=k, size=4096)["gbps"] / g for k, g in SOURCE_GBPS_4096.items()], "{:.1f}", sep="–") + "×"),
-    Field("transpose.unroll_pct.h200", CSV, "pct_of_copy", "{:.0f}%", kernel="transposeSmemUnroll", size=BIG),
-    Value("transpose.pad_vs_unrollpad_4096.h200", CSV,
+    Value("transpose.vs_004.h100", CSV,
+          lambda q: span([q(kernel=k, size=4096)["gbps"] / g for k, g in SOURCE_GBPS_4096.items()], "{:.1f}", sep="–") + "×",
+          gpu="h100"),
+    Value("transpose.pad_vs_unrollpad_4096.h100", CSV,
           lambda q: tuple(q(kernel=k, size=4096)[f] for k in ("transposeSmemPad", "transposeSmemUnrollPad")
                           for f in ("time_ms", "min_ms", "max_ms")),
-          "{:.4f} ms ({:.4f}–{:.4f}) against {:.4f} ms ({:.4f}–{:.4f})"),
+          "{:.4f} ms ({:.4f}–{:.4f}) against {:.4f} ms ({:.4f}–{:.4f})", gpu="h100"),
     # 004's own single-run times at 4096² (quoted, SOURCE_004_MS): the unroll's gain against the
     # spread of one kernel's times over its tables
     Value("transpose.004_unroll_gain", CSV,
           lambda q: 100 * (SOURCE_004_MS["transposeSmemPad"][-1] / SOURCE_004_MS["transposeSmemUnrollPad"][-1] - 1), "{:.1f}%"),
     Value("transpose.004_smem_spread", CSV,
           lambda q: 100 * (max(SOURCE_004_MS["transposeSmem"]) / min(SOURCE_004_MS["transposeSmem"]) - 1), "{:.0f}%"),
+    # 004's ncu throughputs (quoted, SOURCE_004_NCU): what unrolling added to read and write
+    Value("transpose.004_ncu_gain", CSV,
+          lambda q: tuple(100 * (SOURCE_004_NCU["transposeSmemUnrollPad"][i] / SOURCE_004_NCU["transposeSmemPad"][i] - 1)
+                          for i in (0, 1)), "+{:.1f}% read and +{:.1f}% write"),
     # the top README's headline row
     Field("transpose.tiled_gbps.h200", CSV, "gbps", "{:.0f} GB/s", kernel="transposeTiled", size=BIG),
     Field("transpose.tiled_gbps.h100", CSV, "gbps", "{:.0f} GB/s", "h100", kernel="transposeTiled", size=BIG),
@@ -146,11 +166,7 @@ VALUES = [
 ]
 
 
-# ---- measurement programs of this chapter (appended to the lists above)
-"""Chapter 07's measured tables and quoted numbers (format: plots/plot_timings.py).
-cache_config: cudaFuncSetCacheConfig and the shared-memory carveout on three transposes."""
-from plot_timings import Col, Table, Value
-
+# ---------------------------------------------------------------------------------------------- cache_config
 CC = "cache_config.csv"
 CC_GPU = "h100"
 CC_KEY = ("kernel", "api", "setting")
@@ -160,13 +176,21 @@ def cc(kernel, api, setting, field):
     return lambda q: q(kernel=kernel, api=api, setting=setting)[field]
 
 
-TABLES = globals().get("TABLES", []) + [  # after any declarations above in this file
-    Table("cache_config.table.h100", CC, gpu=CC_GPU, key=CC_KEY, where=lambda r: True,
+# The rows that carry the lesson (the CSV has every setting of every kernel): each kernel's default,
+# transposeSmem under PreferL1 and under carveouts 0 and 100, naiveGmemReadCol under carveout 100.
+CC_ROWS = [("naiveGmem", "none", "default"), ("naiveGmemReadCol", "none", "default"),
+           ("naiveGmemReadCol", "carveout", "100"), ("transposeSmem", "none", "default"),
+           ("transposeSmem", "cudaFuncSetCacheConfig", "PreferL1"), ("transposeSmem", "carveout", "0"),
+           ("transposeSmem", "carveout", "100")]
+TABLES += [
+    Table("cache_config.table.h100", CC, gpu=CC_GPU, key=CC_KEY,
+          rows=[dict(zip(CC_KEY, r)) for r in CC_ROWS],
           columns=[Col("kernel", "`{kernel}`", "l"), Col("set with", "{api}", "l"), Col("value", "{setting}", "l"),
                    Col("blocks/SM (occupancy API)", "{blocks_per_sm_api}"),
                    Col("blocks/SM (seen resident)", "{blocks_per_sm_seen}"),
                    Col("time (ms)", "{time_ms:.4f}"), Col("GB/s", "{gbps:.0f}")]),
 ]
+
 
 def _values(g):
     return [
@@ -186,10 +210,8 @@ def _values(g):
                          max(r["gbps"] for r in q.rows(where=lambda r: r["kernel"] == "naiveGmemReadCol"))),
               "{:.0f} to {:.0f}", gpu=g),
         Value("cache_config.naive_spread." + g, CC,
-              lambda q: (min(r["gbps"] for r in q.rows(where=lambda r: r["kernel"] == "naiveGmem")),
-                         max(r["gbps"] for r in q.rows(where=lambda r: r["kernel"] == "naiveGmem"))),
-              "{:.0f} to {:.0f}", gpu=g),
+              lambda q: span([r["gbps"] for r in q.rows(where=lambda r: r["kernel"] == "naiveGmem")]), "{}", gpu=g),
     ]
 
 
-VALUES = globals().get("VALUES", []) + _values("h100") + _values("h200")  # after any declarations above
+VALUES += _values("h100") + _values("h200")

@@ -1,5 +1,5 @@
 // Chapter 07 — transposeSmemUnrollPad: matrix transpose through shared memory, from the naive
-// kernel to the copy-bandwidth limit, with cuBLAS beside it.
+// kernel to near the speed of a copy, with cuBLAS beside it.
 //
 // Run:    ./build/bin/transposeSmemUnrollPad          (expected stdout: expected_outputs/transposeSmemUnrollPad.txt)
 //         ./build/bin/transposeSmemUnrollPad --bench [--reps 50] [--max-side N | --side N] [--kernel NAME]
@@ -20,13 +20,14 @@
 //   4. transposeSmemPad        3. with 2 padding words per tile row: conflict-free
 //   5. transposeSmemUnroll     each block does two tiles side by side (16 x 64)
 //   6. transposeSmemUnrollPad  5. padded (source 004's final kernel)
-//   7. transposeTiled          ours: 64 x 64 tiles, 512 threads, 8 independent loads in flight
-//                              per thread, conflict-free padding
+//   7. transposeTiled          ours: 64 x 64 tiles, 512 threads, 8 independent loads issued per
+//                              thread before its barrier, conflict-free padding
 //   8. cublasSgeam             the library peer (C = A^T with beta = 0)
 //   (bench only) copy, cudaMemcpy  common/copy.cuh: the best copy kernel and the driver's copy,
 //                              for scale; the table's pct_of_copy is relative to copyGmem, as the
 //                              book measures
-// Every kernel handles every shape; the book's assume multiples of the tile (see README errata).
+// Every kernel handles every shape; source 004's transposeSmemUnrollPad assumes cols is a multiple of
+// 64 (see README errata).
 //
 // Self-check (exit 1 on mismatch): every output element of every kernel on every shape, against a
 // CPU transpose, bit for bit; the output is poisoned first, so an unwritten element fails.
@@ -54,7 +55,9 @@
 constexpr int BDIMX = lesson::BDIMX, BDIMY = lesson::BDIMY;  // the book's block: 32 x 16
 constexpr int PAD = lesson::PAD;                               // the book's padding: 2 words per tile row
 
-// 1. copyGmem: read and write row-major, both coalesced: the ceiling for this tiling.
+// 1. copyGmem: read and write row-major, both coalesced: the reference for this tiling (the same
+// 32 x 16 blocks and 4-byte accesses, one element per thread; kernels that move two elements per
+// thread can pass it).
 __global__ void copyGmem(float* out, const float* in, const int rows, const int cols) {
   unsigned int col = blockIdx.x * blockDim.x + threadIdx.x;
   unsigned int row = blockIdx.y * blockDim.y + threadIdx.y;
@@ -129,13 +132,15 @@ __global__ void transposeSmemUnrollPad_004boundary(float* out, const float* in, 
   transpose_smem_unroll<PAD, true>(out, in, rows, cols);
 }
 
-// 7. Ours. A transpose moves each byte once each way, so like copy it is bound by keeping enough
-// bytes in flight. A block of 32 x ROWS threads moves a TILE x TILE tile: each thread issues all
-// of its TILE*TILE/(32*ROWS) loads before the barrier (they are independent), then all of its
-// stores. The chapter runs TILE 64 with ROWS 16 (512 threads, 8 loads each), which timed faster
-// than ROWS 8 (256 threads, 16 loads each) at every large shape on an H100. Warps
-// read 32 consecutive floats of an input row and write 32 consecutive floats of an output row;
-// the one-word padding makes the column read of the tile conflict-free.
+// 7. Ours. A transpose moves each byte once each way, like a copy, so it needs many loads in
+// flight. A block of 32 x ROWS threads moves a TILE x TILE tile: each thread issues all of its
+// TILE*TILE/(32*ROWS) loads before the barrier (they are independent), then all of its stores.
+// The program runs TILE 64 with ROWS 16 (transpose_lesson.h: 512 threads, 8 loads each): 16 warps
+// per block to switch among while loads are outstanding, 8 values per thread held in registers.
+// A smaller ROWS gives each thread more loads and the block fewer warps; the chapter times only
+// this choice. Warps read 32 consecutive floats of an input row and write 32
+// consecutive floats of an output row; the one-word padding makes the column read of the tile
+// conflict-free.
 template <int TILE, int ROWS>
 __global__ void __launch_bounds__(32 * ROWS)
 transposeTiled(float* __restrict__ out, const float* __restrict__ in, const int rows, const int cols) {
@@ -175,7 +180,7 @@ struct Runner {
       case lesson::SmemPad: transposeSmemPad<<<grid, block>>>(out, in, rows, cols); break;
       case lesson::SmemUnroll: transposeSmemUnroll<<<grid2, block>>>(out, in, rows, cols); break;
       case lesson::SmemUnrollPad: transposeSmemUnrollPad<<<grid2, block>>>(out, in, rows, cols); break;
-      case lesson::Tiled: tiled<64, 16>(out, in, rows, cols); break;
+      case lesson::Tiled: tiled<lesson::TILED_TILE, lesson::TILED_ROWS>(out, in, rows, cols); break;
       case lesson::Sgeam: {
         // Row-major in (rows x cols) is column-major A (cols x rows), lda = cols; row-major out
         // (cols x rows) is column-major C (rows x cols), ldc = rows. C = 1 * A^T + 0 * C.

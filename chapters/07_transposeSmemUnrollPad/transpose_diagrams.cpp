@@ -1,7 +1,7 @@
 // Chapter 07's pictures, computed from transpose_lesson.h: the block's tile, the thread-to-element
 // map after the barrier (out_element) and the tile's word layout (tile_word), which the CPU model
-// runs on every shape (the golden test proves the model equal to the GPU), and chapter 05's bank
-// model (wavefronts). `transposeSmemUnrollPad_diagrams OUTDIR` writes OUTDIR/<name>.svg.
+// runs on every shape (its stdout, PASS lines and the boundary count, equals the GPU program's
+// golden file), and chapter 05's bank model (wavefronts). `transposeSmemUnrollPad_diagrams OUTDIR` writes OUTDIR/<name>.svg.
 #include <cstdio>
 #include <string>
 #include <vector>

@@ -17,6 +17,11 @@ struct Shape {
 constexpr int BDIMX = 32, BDIMY = 16;
 constexpr int PAD = 2;
 
+// transposeTiled (ours): a block of 32 x TILED_ROWS threads moves a TILED_TILE x TILED_TILE tile,
+// TILED_TILE * TILED_TILE / (32 * TILED_ROWS) elements per thread (64, 16: 512 threads, 8 each).
+// The program launches transposeTiled<TILED_TILE, TILED_ROWS> and the CPU model runs the same.
+constexpr int TILED_TILE = 64, TILED_ROWS = 16;
+
 // transposeSmem / transposeSmemPad. Thread (tx, ty) stores input element (ty, tx) of the block's tile
 // in tile[ty][tx]: a warp (one ty) stores a tile row. After the barrier, thread bidx = ty * BDIMX + tx
 // writes element (irow, icol) = (bidx / BDIMY, bidx % BDIMY) of the block's output tile, which it

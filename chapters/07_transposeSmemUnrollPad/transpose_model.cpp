@@ -1,7 +1,9 @@
-// CPU model of chapter 07: runs every kernel's block and thread index arithmetic on the CPU (both
-// phases, with a simulated shared tile), compares with a plain transpose, and predicts the stdout,
-// including how many outputs source 004's boundary test leaves unwritten. cuBLAS is taken at its
-// specification (C = A^T).
+// CPU model of chapter 07: runs the block and thread index arithmetic of the five shared-memory
+// kernels on the CPU (both phases, with a simulated shared tile; transposeTiled with the program's
+// TILED_TILE and TILED_ROWS), compares with a plain transpose, and predicts the stdout, including how
+// many outputs source 004's boundary test leaves unwritten. copyGmem and naiveGmem (one element per
+// thread, no tile) run as plain loops over the elements; cuBLAS is taken at its specification
+// (C = A^T).
 #include <cmath>
 #include <functional>
 
@@ -74,7 +76,7 @@ static Matrix run(lesson::Kind k, const Matrix& in, int rows, int cols, bool boo
              });
       break;
     case lesson::Tiled: {
-      const int T = 64, R = 8;
+      const int T = lesson::TILED_TILE, R = lesson::TILED_ROWS;
       blocks((cols + T - 1) / T, (rows + T - 1) / T, 32, R,
              [&](int bx, int by, int tx, int ty) {
                if (tx == 0 && ty == 0) tile.assign(T * T, kUnset);

@@ -36,7 +36,7 @@
 //
 // Self-check (exit 1 on any mismatch): lesson cases use whole-number inputs, so C is exact and
 // every element of every kernel must equal the CPU's. The benchmark uses random floats in
-// [-1, 1): every element of every kernel (cuBLAS too) must lie within gamma_K * sum_k |a_ik b_kj|
+// [-1, 1): every element of every kernel (cuBLAS too) must lie within 1.01 gamma_K sum_k |a_ik b_kj|
 // (gamma_K = K u / (1 - K u), u = 2^-24: the bound on rounding error of any summation order) of an
 // FP64 reference computed on the GPU, which itself is checked against the CPU on three full rows.
 #include <cublas_v2.h>

@@ -79,7 +79,8 @@ int main(int argc, char** argv) {
     d.text(cx + T::BN * s / 2, cy + T::BM * s + 16, "C: " + n(T::BM) + " x " + n(T::BN) + " block tile, warp tiles " +
                                                        n(T::WM) + " x " + n(T::WN), 12);
     d.legend(ax, cy + T::BM * s + 30,
-             {{svg::kSky, "warp 0's 32 lanes (" + n(T::WTY) + " x " + n(T::WTX) + "), a 4 x 4 block each"}});
+             {{svg::kSky, "warp 0's 32 lanes (" + n(T::WTY) + " x " + n(T::WTX) + "): each cell a 4 x 4 block, " + n(T::RM * T::RN) +
+                            " per lane"}});
     d.legend(ax, cy + T::BM * s + 50,
              {{svg::kOrange, "lane 0: " + n(T::RM) + " x " + n(T::RN) + " blocks = " + n(4 * T::RM) + " x " +
                                  n(4 * T::RN) + " sums; its A rows, B columns"}});

@@ -19,7 +19,7 @@ struct Tiles {
                        MINB = MINB_, PF = PF_;
   static constexpr int kThreads = (BM / WM) * (BN / WN) * 32;
   static constexpr int WTY = WM / (4 * RM), WTX = WN / (4 * RN);  // a warp's lanes: WTY x WTX
-  static constexpr int kPadA = 4;  // As[k][BM + 4]: the transposing 4-byte copies are conflict-free
+  static constexpr int kPadA = 4;  // As[k][BM + 4]: a warp's transposing 4-byte copies hit 32 different banks
   static constexpr int kStageFloats = BK * (BM + kPadA) + BK * BN;
   static constexpr int kSmemBytes = STAGES * kStageFloats * int(sizeof(float));
   static constexpr int kALoads = BM * BK / kThreads;       // 4-byte copies of A per thread per tile
@@ -29,7 +29,7 @@ struct Tiles {
   static_assert(BK % 8 == 0 && BM % 32 == 0 && BN % 4 == 0 && STAGES >= 2, "tile shape");
   static_assert(kALoads * kThreads == BM * BK && kBLoads16 * 4 * kThreads == BK * BN && kBLoads16 > 0,
                 "every thread copies the same number of elements");
-  static_assert(WTY <= 8 && WTX <= 8, "a fragment load of a warp fits one 128-byte wavefront");
+  static_assert(WTY <= 8 && WTX <= 8, "a fragment load of a warp reads at most 8 distinct float4 of A and of B");
 };
 
 // The types of lesson::kTunedSmall and lesson::kTunedLarge (matMul_lesson.h): sgemmTuned's shapes.

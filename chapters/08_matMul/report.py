@@ -234,7 +234,7 @@ def per_gpu(g):
               "→ {:.2f} ({:.2f}×)", gpu=g),
         Value(P + f"left_to_cublas.{g}", CSV, lambda q: 100 * (1 - vs_cublas(q, best(q), 4096)), "{:.0f}%", gpu=g),
         Value(P + f"dram_reads_ours.{g}", T,
-              lambda q: span([reads(q(kernel=k)["dram_bytes"], 1) for k in ("sgemmRegTile", "sgemmVec4", BEST)], "{:.1f}", sep="–"),
+              lambda q: span([reads(q(kernel=k)["dram_bytes"], 1) for k in OURS], "{:.1f}", sep="–"),
               gpu=g),
         Value(P + f"smem_dram_gb.{g}", T, lambda q: q(kernel="MatMulKernel_smem")["dram_bytes"] / 1e9, "{:.2f} GB", gpu=g),
         Value(P + f"gmem_l2_filtered.{g}", T,
@@ -247,6 +247,25 @@ def per_gpu(g):
         # the top README's headline row
         Value(P + f"best_tflops.{g}", CSV, lambda q: q(kernel=best(q), n=4096)["tflops"], "{:.1f} TFLOP/s", gpu=g),
     ]
+
+
+OURS = ("sgemmRegTile", "sgemmVec4", "sgemmDoubleBuffer", "sgemmWarpTile", "sgemmAsync", "sgemmTuned")
+# sgemmTuned's variant from 4096² outputs on (matMul_lesson.h: kTunedLarge), as the tune names it
+TUNED_LARGE = "64x128x16_w32x64_t8x8_s4_b4_g16"
+
+
+def tuned_large_in_tune(q):
+    """Where the tune ranks sgemmTuned's large-size variant at 4096³, and whether it timed it at 8192³."""
+    rows = sorted((r for r in q.rows(where=lambda r: r["n"] == 4096 and r["config"] != "cublasSgemm")),
+                  key=lambda r: r["time_ms"])
+    i = next(i for i, r in enumerate(rows) if r["config"] == TUNED_LARGE)
+    cub = q(config="cublasSgemm", n=4096)
+    timed_8192 = any(r["config"] == TUNED_LARGE for r in q.rows(where=lambda r: r["n"] == 8192))
+    k = i + 1
+    nth = f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
+    return (f"{nth} of {len(rows)} at 4096³ ({rows[i]['tflops']:.2f} TFLOP/s, "
+            f"{cub['time_ms'] / rows[i]['time_ms']:.3f}× cuBLAS; the leader {rows[0]['tflops']:.2f})"
+            + ("" if timed_8192 else ", and not timed at 8192³"))
 
 
 def late(g):  # the three later steps, their tune and their counters
@@ -272,6 +291,10 @@ def late(g):  # the three later steps, their tune and their counters
                                                        for n in (2048, 4096, 8192)
                                                        for cub in [q(config="cublasSgemm", n=n)]),
               "{:.3f}×, {:.3f}× and {:.3f}×", gpu=g),
+        Value(P + f"tuned_large_rank.{g}", TUNE, tuned_large_in_tune, "{}", gpu=g),
+        Value(P + f"tuned_tune_vs_ladder.{g}", TUNE,
+              lambda q: (q(config=TUNED_LARGE, n=4096)["tflops"], q(csv=CSV, kernel="sgemmTuned", n=4096)["tflops"]),
+              "{:.2f} TFLOP/s in the tune and {:.2f} in the ladder's run", gpu=g),
         alone(2048), alone(4096), alone(8192),
         Value(P + f"tuned_mhz_8192.{g}", CSV, lambda q: q(kernel="sgemmTuned", n=8192)["sm_mhz"], "{:.0f}", gpu=g),
         Value(P + f"cublas_mhz_8192.{g}", CSV, lambda q: q(kernel="cublasSgemm", n=8192)["sm_mhz"], "{:.0f}", gpu=g),

@@ -3,7 +3,8 @@
 
 // Ours. All three compute a 128 x 128 tile of C per block of 256 threads, 8 x 8 elements per
 // thread, walking K in steps of 8 (16 in 5.). Per step a thread reads 8 values of A and 8 of B from shared
-// memory and does 64 FMAs with them (the source's tiled kernel: 2 reads per FMA), and the block
+// memory and does 64 FMAs with them (the source's tiled kernel: 2 operands per FMA, which the
+// compiler loads as 20 shared loads per 16 FMAs), and the block
 // reads its tiles of A and B from global memory once for 128 rows or columns, not 16.
 // Indices are ints: the program's sizes stay below 2^15, so row * ld + col < 2^30.
 constexpr int kBM = 128, kBN = 128, kBK = 8, kThreads = 256;

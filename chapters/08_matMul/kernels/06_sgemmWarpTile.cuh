@@ -7,9 +7,11 @@
 // C. Warp w (of 8) owns the 32 x 64 tile at rows (w / 2) * 32, columns (w % 2) * 64; lane (ty, tx)
 // = (lane / 8, lane % 8) owns rows {ty*4 + i, 16 + ty*4 + i} and columns {tx*4 + j, 32 + tx*4 + j}
 // of it. A fragment load of A then touches 4 distinct float4 (64 bytes, broadcast to 8 lanes
-// each) and one of B 8 distinct float4 (128 bytes): one shared wavefront each. In sgemmDoubleBuffer
-// a warp spans 2 rows of 16 threads, so each load of B touches 16 float4 (256 bytes): two
-// wavefronts. Per k a warp needs 4 wavefronts instead of 6. Loads and stages as in 5.
+// each) and one of B 8 distinct float4 (128 bytes), where in sgemmDoubleBuffer a warp spans 2 rows
+// of 16 threads and a load of B touches 16 float4 (256 bytes). Fewer distinct bytes per load do
+// not make fewer wavefronts here: a warp's 16-byte shared load returns 512 bytes, and Nsight
+// Compute counts 3.0 wavefronts per shared load for both kernels (README). Loads and stages as
+// in 5.
 template <bool kVec>
 __global__ void __launch_bounds__(kThreads, 2) sgemmWarpTile(const float* __restrict__ A, const float* __restrict__ B,
                                                           float* __restrict__ C, int M, int N, int K) {
