@@ -518,7 +518,7 @@ def markdown(rules, kernels, rules_path, version, arch):
             out.append("  ```")
             out += [f"  {t}" for t in lines]
             if left_out:
-                out.append(f"  ... and {left_out} more")
+                out.append(f"  (+ {left_out} more lines the rule matched, not shown)")
             out.append("  ```")
     out.append(END)
     return "\n".join(out) + "\n"
