@@ -50,7 +50,8 @@ int main(int argc, char** argv) {
       cases("__shfl_sync(full, lane, 5, width): with width 32 every lane reads lane 5; with width 16 "
             "each sub-group of 16 reads its own lane 5 (lanes 5 and 21)",
             {0, 1}));
-  // Rule 3: srcLane is taken modulo the width, inside the caller's sub-group.
+  // Rule 3: srcLane keeps its low log2(width) bits (srcLane mod width for srcLane >= 0), inside the
+  // caller's sub-group.
   out("srclane17_width16",
       cases("__shfl_sync(full, lane, 17, 16): srcLane 17 % 16 = 1, so each sub-group of 16 reads its "
             "own lane 1 (lanes 1 and 17), never lane 17 for all",

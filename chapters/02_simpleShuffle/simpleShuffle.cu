@@ -6,7 +6,8 @@
 //             one shuffle on a full warp, as a 32-row table: what each lane got, and from which lane;
 //             --svg also draws it, from the lanes the GPU read
 //         ./build/bin/simpleShuffle --explore-all   every op x width (1..32) x arg (0..32), one line each
-//         ./build/bin/simpleShuffle --full-mask     003's kernels with the source's full mask on 16 threads
+//         ./build/bin/simpleShuffle --full-mask     003's kernels with a full mask 0xffffffff on 16 threads,
+//                                               as a direct port of 003's mask-less __shfl would pass
 // Build without CMake, in this folder:
 //   nvcc -std=c++17 -O3 -arch=native -I../../common -o simpleShuffle simpleShuffle.cu
 // Each run has a CPU twin: ./build/bin/simpleShuffle_model with the same options prints the same
@@ -26,7 +27,7 @@
 //
 // Masks: the source launches 16 threads (BDIMX) or 4 (BDIMX / SEGM). Every kernel here takes the
 // member mask as its first parameter, and the host passes exactly the lanes that run
-// (lanes_that_run), unless --full-mask asks for the source's 0xffffffff (see the README's errata).
+// (lanes_that_run), unless --full-mask asks for 0xffffffff, as a direct port of 003's mask-less __shfl would pass (see the README's errata).
 //
 // Self-check: every line of sections 1 and 2 against plain CPU loops (exit 1 on a mismatch);
 // every explorer table against the rules of common/warp_model.h. Outputs are poisoned (-1) before

@@ -102,7 +102,8 @@ def predicted_ms(q, kernel, mhz=None):
 
 
 def sm_mhz_range(q):
-    """The SM clock the run measured, over the shared-memory kernels: (lowest, highest) in MHz."""
+    """The SM clock the run estimated (sm_mhz, launch overhead included), over the shared-memory
+    kernels: (lowest, highest) in MHz."""
     v = [q(kernel=k)["sm_mhz"] for k in KERNELS]
     return (min(v), max(v))
 

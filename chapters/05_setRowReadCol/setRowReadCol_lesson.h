@@ -63,7 +63,9 @@ struct Access {
   int st, ld;  // word offsets into the tile; the value stored is idx
 };
 
-// Where thread (tx, ty) stores and loads: the kernels' index arithmetic, in one place.
+// Where thread (tx, ty) stores and loads: a second copy of the one-block kernels' index arithmetic,
+// which the bench kernels, the CPU model and the picture use (tied to the kernels by their output
+// and the ncu counts).
 // padding: words added to each row of the padded patterns; -1 (the kernels) means pad(rect).
 LESSON_HD constexpr Access access(bool rect, Pattern p, int tx, int ty, int padding = -1) {
   const int bx = block_x(rect), by = block_y(rect);

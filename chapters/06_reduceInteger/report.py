@@ -17,13 +17,17 @@ def draw(ax, rows, _gpu_dir):
         if r["first_pass_ms"] != "":
             g = r["bytes"] / (r["first_pass_ms"] * 1e-3) / 1e9
             ax.bar(i + width / 2, g, width, color=color, alpha=0.45)
-            ax.text(i + width / 2, g, f"{g:.0f}", ha="center", va="bottom", fontsize=7)
     ax.set_xticks(range(len(rows)))
     ax.set_xticklabels([r["kernel"] for r in rows], rotation=30, ha="right", fontsize=8)
     ax.set_ylabel("GB/s of input read (n x 4 bytes, GB = 1e9); copy: read + write")
-    ax.set_title(f"sum of {rows[0]['size']:,} ints. Solid: the whole sum; pale: the first pass alone "
-                 "(what the book times). Blue: the source's kernels, orange: ours, green: CUB, gray: copy",
-                 fontsize=8, wrap=True)
+    # The key in a legend (the panel's title is the GPU's name): colour = whose kernel, pale = the
+    # first pass alone. The pale bars carry no number, so that neighbouring labels do not collide.
+    from matplotlib.patches import Patch
+    ax.legend(handles=[Patch(color="tab:blue", label="the source's kernels"), Patch(color="tab:orange", label="ours"),
+                       Patch(color="tab:green", label="CUB"), Patch(color="tab:gray", label="copy, cudaMemcpy"),
+                       Patch(color="tab:gray", alpha=0.45, label="pale: the first pass alone (what the book times)")],
+              fontsize=7, loc="upper left", ncol=2)
+    ax.set_ylim(0, ax.get_ylim()[1] * 1.3)  # room for the legend above the tallest bars
 
 
 FIGURES = [
