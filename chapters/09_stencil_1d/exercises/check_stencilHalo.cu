@@ -1,5 +1,5 @@
-// Checker of exercise stencilHalo (chapter 09): every output, exactly, for N = 1 .. 1000003 (never
-// a multiple of the block but 128), with NaN past the valid input and in shared memory before
+// Checker of exercise stencilHalo (chapter 09): every output, exactly, for N = 1, 3, 5, 127, 128, 129,
+// 1000, 65539 and 1000003 (a multiple of the block only at 128), with NaN past the valid input and in shared memory before
 // each launch. racecheck and synccheck are declared in CMakeLists.txt. Times the exercise against
 // the chapter's stencil_1d (its grid-stride loop over tiles of 32).
 #include "exercise.h"
