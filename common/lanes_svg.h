@@ -95,8 +95,11 @@ inline Reads model_reads(warp_model::Mode m, uint32_t mask, unsigned x, int widt
 //   blue arrow: reads that lane; green arrow: asked for a lane out of reach, keeps its own value;
 //   dashed vermillion arrow and '?': reads a lane outside mask, undefined;
 //   grey and '-': not in mask, does not call (a run of 4 or more such lanes is named once).
+// launched: the lanes 0 .. launched-1 that exist (a block of fewer than 32 threads); the lanes above
+// are not drawn at all, and the caller says what stands in their place.
 template <class ValueOf>
-void shuffle_panel(svg::Doc& d, double y, const Reads& r, const std::string& caption, ValueOf value) {
+void shuffle_panel(svg::Doc& d, double y, const Reads& r, const std::string& caption, ValueOf value,
+                   int launched = 32) {
   const double top = y + 31, bottom = y + 107, box = 20;
   const int width = r.width;
   d.text(kLeft, y + 13, caption, 13, "start", svg::kBlack, true);
@@ -109,7 +112,7 @@ void shuffle_panel(svg::Doc& d, double y, const Reads& r, const std::string& cap
   if (width == 32) {
     d.text(kLeft + 16 * kLaneW, y + 26, "width 32: the whole warp is one group", 9.5, "middle", svg::kBlack);
   } else if (width >= 4) {
-    for (int g = 0; g < 32 / width; ++g) {
+    for (int g = 0; g < 32 / width && g * width < launched; ++g) {
       const double cx = lane_x(g * width) + width * kLaneW / 2;
       const std::string lanes = "lanes " + std::to_string(g * width) + "\u2013" + std::to_string(g * width + width - 1);
       d.text(cx, y + 26, width >= 8 ? "sub-group " + std::to_string(g) + ": " + lanes : "sub-group " + std::to_string(g),
@@ -119,7 +122,7 @@ void shuffle_panel(svg::Doc& d, double y, const Reads& r, const std::string& cap
     d.text(kLeft + 16 * kLaneW, y + 26, std::to_string(32 / width) + " sub-groups of " + std::to_string(width) +
            (width == 1 ? " lane" : " lanes"), 9.5, "middle", svg::kBlack);
   }
-  for (int l = 0; l < 32; ++l) {
+  for (int l = 0; l < launched; ++l) {
     const bool in = r.mask >> l & 1u;
     const double lx = lane_x(l);
     const bool framed = in && read_by_other[l];
@@ -144,13 +147,13 @@ void shuffle_panel(svg::Doc& d, double y, const Reads& r, const std::string& cap
     d.text(lx + kLaneW / 2, bottom + 14, defined ? std::to_string(value(src)) : "?", 9.5);
   }
   // Runs of lanes outside mask: named once, where their arrows would be.
-  for (int l = 0; l < 32;) {
+  for (int l = 0; l < launched;) {
     if (r.mask >> l & 1u) {
       ++l;
       continue;
     }
     int e = l;
-    while (e < 32 && !(r.mask >> e & 1u)) ++e;
+    while (e < launched && !(r.mask >> e & 1u)) ++e;
     if (e - l >= 4) {
       const double cx = lane_x(l) + (e - l) * kLaneW / 2;
       const double mid = (top + box + bottom) / 2;
@@ -165,9 +168,9 @@ void shuffle_panel(svg::Doc& d, double y, const Reads& r, const std::string& cap
     }
     l = e;
   }
-  for (int g = width; g < 32; g += width)
+  for (int g = width; g < launched; g += width)
     d.line(lane_x(g), top - 4, lane_x(g), bottom + box + 4, svg::kBlack, 1, "4 3");
-  for (int l = 0; l < 32; l += 4)
+  for (int l = 0; l < launched; l += 4)
     d.text(lane_x(l) + kLaneW / 2, bottom + box + 13, "lane " + std::to_string(l), 9, "middle", svg::kGrey);
 }
 

@@ -30,11 +30,10 @@ void source_panel(svg::Doc& d, double y, Mode mode, unsigned x, const int* src, 
                    in[reads.src[l]], line.want[l]);
       g_rc = 1;
     }
-  lanes_svg::shuffle_panel(d, y, reads, caption, [&](int l) { return in[l]; });
+  lanes_svg::shuffle_panel(d, y, reads, caption, [&](int l) { return in[l]; }, BDIMX);
   // The block has BDIMX threads: lanes BDIMX-31 of its warp are never launched. They hold no var
-  // and pass nothing, so they are drawn as absent (covering what shuffle_panel drew there).
+  // and pass nothing: shuffle_panel draws only the launched lanes, and this box stands for the rest.
   const double x0 = lanes_svg::lane_x(BDIMX) + 1, w = (32 - BDIMX) * lanes_svg::kLaneW + 2;
-  d.rect(x0 - 6, y + 131, 7, 13, svg::kWhite);  // the start of the "lane 16" label
   d.rect(x0, y + 17, w, 127, svg::kWhite, svg::kGrey, 1);
   const double cx = x0 + w / 2;
   d.text(cx, y + 70, "lanes " + std::to_string(BDIMX) + "\u2013" + std::to_string(31) + ": not launched", 12, "middle",
