@@ -37,13 +37,14 @@
 #include "check.h"
 #include "clock.cuh"
 #include "csv.h"
+#include "shfl_vs_smem_chain.h"  // kUnroll, mask_of, buffer_of: the chains' shape (also drawn)
 
 constexpr unsigned kFull = 0xffffffffu;
 constexpr int kBlock = 256;   // threads per block when the SM is filled
-constexpr int kUnroll = 32;   // steps per loop trip, fully unrolled
-
-// Mask of step i of a trip: 1, 2, 4, 8, 16, 1, ... (a compile-time constant after unrolling).
-__host__ __device__ constexpr int mask_of(int i) { return 1 << (i % 5); }
+using chain::buffer_of;
+using chain::kBuffers;
+using chain::kUnroll;
+using chain::mask_of;
 
 
 __device__ __forceinline__ unsigned smid() {
@@ -84,7 +85,7 @@ __global__ void shflChain(int* out, long long* stamps, int trips) {
 
 template <int ILP>
 __global__ void smemChain(int* out, long long* stamps, int trips) {
-  __shared__ int buf[2][ILP][kBlock];
+  __shared__ int buf[kBuffers][ILP][kBlock];
   const int lane = threadIdx.x & 31;
   const int base = threadIdx.x & ~31;  // this warp's 32 slots
   const int warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
@@ -96,7 +97,7 @@ __global__ void smemChain(int* out, long long* stamps, int trips) {
   for (int t = 0; t < trips; ++t) {
 #pragma unroll
     for (int i = 0; i < kUnroll; ++i) {
-      const int p = i & 1;  // kUnroll is even, so the buffers alternate across trips too
+      const int p = buffer_of(i);  // 0, 1, 0, ...: kUnroll is even, so across trips too
 #pragma unroll
       for (int k = 0; k < ILP; ++k) buf[p][k][base + lane] = v[k];
       __syncwarp();  // every lane's store is visible to the warp before any lane loads
@@ -146,13 +147,13 @@ int main(int argc, char** argv) {
 
   const Case cases[] = {
       {"shfl", "latency", 1, false, shflChain<1>, 0},
-      {"smem", "latency", 1, false, smemChain<1>, 2 * 1 * kBlock * 4},
+      {"smem", "latency", 1, false, smemChain<1>, kBuffers * 1 * kBlock * 4},
       {"shfl", "throughput", 8, false, shflChain<8>, 0},
-      {"smem", "throughput", 8, false, smemChain<8>, 2 * 8 * kBlock * 4},
+      {"smem", "throughput", 8, false, smemChain<8>, kBuffers * 8 * kBlock * 4},
       {"shfl", "throughput", 1, true, shflChain<1>, 0},
-      {"smem", "throughput", 1, true, smemChain<1>, 2 * 1 * kBlock * 4},
+      {"smem", "throughput", 1, true, smemChain<1>, kBuffers * 1 * kBlock * 4},
       {"shfl", "throughput", 8, true, shflChain<8>, 0},
-      {"smem", "throughput", 8, true, smemChain<8>, 2 * 8 * kBlock * 4},
+      {"smem", "throughput", 8, true, smemChain<8>, kBuffers * 8 * kBlock * 4},
   };
 
   // Buffers sized for the largest case: every SM full, ILP 8.

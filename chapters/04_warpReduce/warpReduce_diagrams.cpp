@@ -1,11 +1,13 @@
 // Chapter 04's pictures, computed from the CPU warp model (common/warp_model.h, which agrees with
 // the GPU on every case the golden tests compare) through butterfly_lanes.h, with the kernel's masks from
-// warpReduce_lesson.h: `warpReduce_diagrams OUTDIR` writes OUTDIR/<name>.svg.
+// warpReduce_lesson.h: `warpReduce_diagrams OUTDIR` writes OUTDIR/<name>.svg. shfl_vs_smem_chains
+// draws shfl_vs_smem.cu's two chains from their shared constants (shfl_vs_smem_chain.h).
 #include <map>
 #include <string>
 #include <vector>
 
 #include "butterfly_lanes.h"
+#include "shfl_vs_smem_chain.h"
 #include "svg.h"
 
 using namespace wb;
@@ -84,6 +86,91 @@ void tree_panel(svg::Doc& d, double y, const std::string& caption) {
   }
 }
 
+// One instruction (or the warp sync) of a chain as a box: a bold name over its operand.
+void op_box(svg::Doc& d, double x, double y, double w, const std::string& name, const std::string& operand,
+            const char* fill) {
+  d.rect(x, y, w, 40, fill, svg::kBlack, 1);
+  d.text(x + w / 2, y + 16, name, 11, "middle", svg::kBlack, true);
+  d.text(x + w / 2, y + 32, operand, 9.5);
+}
+
+// shfl_vs_smem.cu's two dependent chains, kSteps steps of each, from shfl_vs_smem_chain.h:
+// shflChain's step i is v = __shfl_xor_sync(full, v, mask_of(i)); smemChain's is
+// buf[p][lane] = v; __syncwarp(); v = buf[p][lane ^ mask_of(i)] with p = buffer_of(i).
+svg::Doc chains_picture() {
+  constexpr int kSteps = 3;
+  constexpr double x0 = 122, stepW = 276, top = 46, yS = top + 34, yM = top + 118, yBuf = top + 196;
+  constexpr double wSts = 72, wSync = 84, wLds = 90, gap = (stepW - wSts - wSync - wLds) / 3;
+  const double width = x0 + kSteps * stepW + 26;
+  svg::Doc d(width, yBuf + 2 * 30 + 86,
+             "One exchange step of each latency chain in shfl_vs_smem.cu: shflChain's step is one SHFL.BFLY "
+             "(lane ^ m); smemChain's is an STS to buffer p, a __syncwarp() and an LDS from buffer p, with p "
+             "alternating 0, 1, 0 so that a lane rewrites a buffer only after the next warp sync");
+  d.text(x0, 16, "The first " + std::to_string(kSteps) + " steps i of a trip: m = mask_of(i), p = buffer_of(i)", 12.5,
+         "start", svg::kBlack, true);
+  for (int i = 0; i < kSteps; ++i) {
+    const double sx = x0 + i * stepW;
+    const int m = chain::mask_of(i), p = chain::buffer_of(i);
+    d.line(sx, top - 4, sx, yBuf + 2 * 30 + 6, svg::kGrey, 1, "3 3");
+    d.text(sx + stepW / 2, top + 8, "step " + std::to_string(i) + ": m = " + std::to_string(m) + ", p = " +
+                                        std::to_string(p), 11.5, "middle", svg::kBlack, true);
+    // shflChain: one instruction per step, centred in the step.
+    const double xs = sx + (stepW - wLds) / 2;
+    op_box(d, xs, yS, wLds, "SHFL.BFLY", "v of lane ^ " + std::to_string(m), svg::kSky);
+    d.arrow(sx - (i ? (stepW - wLds) / 2 : 14), yS + 20, xs - 2, yS + 20, svg::kBlue, 1.5);
+    // smemChain: a store, the warp sync, a load from the same buffer.
+    const double a = sx + gap, b = a + wSts + gap, c = b + wSync + gap;
+    op_box(d, a, yM, wSts, "STS", "buf[" + std::to_string(p) + "][lane]", svg::kOrange);
+    op_box(d, b, yM, wSync, "__syncwarp()", "", svg::kYellow);
+    op_box(d, c, yM, wLds, "LDS", "buf[" + std::to_string(p) + "][lane ^ " + std::to_string(m) + "]", svg::kOrange);
+    d.arrow(i ? sx - gap : sx - 14, yM + 20, a - 2, yM + 20, svg::kBlue, 1.5);
+    d.arrow(a + wSts, yM + 20, b - 2, yM + 20, svg::kBlack, 1.2);
+    d.arrow(b + wSync, yM + 20, c - 2, yM + 20, svg::kBlack, 1.2);
+    // The buffer each access touches.
+    const double by = yBuf + p * 30;
+    d.arrow(a + wSts / 2, yM + 41, a + wSts / 2, by - 2, svg::kVermillion, 1.3);
+    d.arrow(c + wLds / 2, by, c + wLds / 2, yM + 43, svg::kGreen, 1.3);
+  }
+  const double endx = x0 + kSteps * stepW;
+  d.arrow(endx - (stepW - wLds) / 2, yS + 20, endx + 14, yS + 20, svg::kBlue, 1.5);
+  d.arrow(endx - gap, yM + 20, endx + 14, yM + 20, svg::kBlue, 1.5);
+  d.text(endx + 16, yS + 24, "v", 11, "start");
+  d.text(endx + 16, yM + 24, "v", 11, "start");
+  d.text(x0 - 12, yS + 16, "shflChain", 12, "end", svg::kBlack, true);
+  d.text(x0 - 12, yS + 31, "1 instruction", 10.5, "end");
+  d.text(x0 - 12, yM + 9, "smemChain", 12, "end", svg::kBlack, true);
+  d.text(x0 - 12, yM + 24, "2 memory", 10.5, "end");
+  d.text(x0 - 12, yM + 37, "instructions + sync", 10.5, "end");
+  for (int p = 0; p < chain::kBuffers; ++p) {
+    const double by = yBuf + p * 30;
+    d.text(x0 - 12, by + 15, "shared buf[" + std::to_string(p) + "]", 11, "end");
+    d.rect(x0, by, kSteps * stepW, 20, svg::kLight, svg::kBlack, 0.6);
+  }
+  const double ly = yBuf + chain::kBuffers * 30 + 22;
+  double x = 12;
+  d.rect(x, ly, 16, 12, svg::kSky, svg::kBlack, 1);
+  d.text(x + 21, ly + 10, "shuffle: register to register", 11, "start");
+  x += 186;
+  d.rect(x, ly, 16, 12, svg::kOrange, svg::kBlack, 1);
+  d.text(x + 21, ly + 10, "shared-memory store / load", 11, "start");
+  x += 182;
+  d.rect(x, ly, 16, 12, svg::kYellow, svg::kBlack, 1);
+  d.text(x + 21, ly + 10, "warp sync: orders every lane's STS before any lane's LDS", 11, "start");
+  x = 12;
+  d.arrow(x, ly + 26, x + 24, ly + 26, svg::kVermillion, 1.3);
+  d.text(x + 29, ly + 30, "writes buf[p]", 11, "start");
+  x += 122;
+  d.arrow(x, ly + 26, x + 24, ly + 26, svg::kGreen, 1.3);
+  d.text(x + 29, ly + 30, "reads buf[p]", 11, "start");
+  x += 120;
+  d.arrow(x, ly + 26, x + 24, ly + 26, svg::kBlue, 1.5);
+  d.text(x + 29, ly + 30, "v: each step needs the step before's result", 11, "start");
+  d.text(12, ly + 52, "Step " + std::to_string(chain::kBuffers) + " writes buf[0] again only after step 1's "
+                      "__syncwarp(), which every lane reaches after its step-0 LDS: one warp sync per step suffices.",
+         11, "start");
+  return d;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -113,5 +200,6 @@ int main(int argc, char** argv) {
     d.text(x + 24, ly + 34, "already added into slot n; not read again", 11, "start");
     out("butterfly_vs_tree", d);
   }
+  out("shfl_vs_smem_chains", chains_picture());
   return out.rc;
 }
