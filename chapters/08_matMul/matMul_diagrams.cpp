@@ -1,7 +1,10 @@
 // Chapter 08's picture of sgemmTuned's tiling, computed from the types the kernel is instantiated
 // with (matMul_tiles.h: TunedLargeTiles = Tiles<lesson::kTunedLarge ...>), so that it cannot drift
-// from the code: `matMul_diagrams OUTDIR` writes OUTDIR/<name>.svg.
+// from the code: `matMul_diagrams OUTDIR` writes OUTDIR/<name>.svg. ladder_tiles draws the shared-memory
+// MatMulKernel's tile walk (BLOCK_SIZE) and the elements of C one thread owns in sgemmRegTile and
+// sgemmVec4 (kBM, kBN, kThreads, kVec4Step), from the same constants the kernels use (matMul_tiles.h).
 #include <string>
+#include <vector>
 
 #include "matMul_tiles.h"
 #include "svg.h"
@@ -130,6 +133,91 @@ int main(int argc, char** argv) {
            12, "start");
     d.text(rx, ly + 64, "row by row below (the same shape otherwise)", 12, "start");
     out("sgemmTuned_tiling", d);
+  }
+
+  // The ladder's first tiles. Left: smem::MatMulKernel, block (blockRow, blockCol) of a C of 3 x 3
+  // tiles, K of kSteps tiles: at step m it loads A's tile (blockRow, m) and B's tile (m, blockCol)
+  // (GetSubMatrix(A, blockRow, m), GetSubMatrix(B, m, blockCol)). Right: the elements of C that
+  // threads 0 and 1 own in a block's kBM x kBN tile: sgemmRegTile, thread (ty, tx) = (tid / 16,
+  // tid % 16), rows ty * 8 + i and columns tx * 8 + j; sgemmVec4, rows ty * 4 + i (+ kVec4Step) and
+  // columns tx * 4 + j (+ kVec4Step), i, j < 4.
+  {
+    constexpr int kTilesM = 3, kTilesN = 3, kSteps = 4, blockRow = 1, blockCol = 2;
+    constexpr int kGridSide = kBM / 8;  // threads per side of the block: 8 outputs per thread per side
+    static_assert(kGridSide * kGridSide == kThreads, "a 16 x 16 grid of threads");
+    const double ts = 26;  // one 16 x 16 tile
+    const double ax = 30, bx = ax + kSteps * ts + 30, by = 36, cy = by + kSteps * ts + 12;
+    svg::Doc d(866, 390,
+               "Left: smem::MatMulKernel's walk: the block that computes C tile (" + n(blockRow) + ", " + n(blockCol) +
+                   ") loads A tile (" + n(blockRow) + ", m) and B tile (m, " + n(blockCol) + ") into shared memory at "
+                   "each step m, " + n(BLOCK_SIZE) + " x " + n(BLOCK_SIZE) + " each. Right: the elements of C that "
+                   "threads 0 and 1 own in a " + n(kBM) + " x " + n(kBN) + " block tile: sgemmRegTile one 8 x 8 block, "
+                   "sgemmVec4 four 4 x 4 blocks " + n(kVec4Step) + " apart");
+    d.text(12, 18, "smem::MatMulKernel", 12.5, "start", svg::kBlack, true);
+    d.text(12, 34, n(BLOCK_SIZE) + " x " + n(BLOCK_SIZE) + " tiles", 11, "start");
+    auto grid = [&](double x, double y, int rows, int cols, const std::string& name, auto colour_of) {
+      for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c) {
+          const int m = colour_of(r, c);
+          d.rect(x + c * ts, y + r * ts, ts, ts, m < 0 ? svg::kLight : svg::cyclic(m), svg::kBlack, 0.6);
+          if (m >= 0 && name != "C") d.text(x + c * ts + ts / 2, y + r * ts + ts / 2 + 4, n(m), 10.5);
+        }
+      if (name == "B") d.text(x + cols * ts + 8, y + rows * ts / 2 + 4, name, 12, "start", svg::kBlack, true);
+      else d.text(x + cols * ts / 2, y + rows * ts + 14, name, 12, "middle", svg::kBlack, true);
+    };
+    grid(ax, cy, kTilesM, kSteps, "A", [&](int r, int c) { return r == blockRow ? c : -1; });
+    grid(bx, by, kSteps, kTilesN, "B", [&](int r, int c) { return c == blockCol ? r : -1; });
+    grid(bx, cy, kTilesM, kTilesN, "C", [&](int r, int c) { return r == blockRow && c == blockCol ? -1 : -2; });
+    d.rect(bx + blockCol * ts, cy + blockRow * ts, ts, ts, svg::kBlue, svg::kBlack, 1.5);
+    d.text(ax, cy + kTilesM * ts + 34, "number m: loaded at step m", 11, "start");
+    d.text(ax, cy + kTilesM * ts + 50, "(one element per thread per tile),", 11, "start");
+    d.text(ax, cy + kTilesM * ts + 66, "then " + n(BLOCK_SIZE) + " FMAs per thread; dark: the C tile", 11, "start");
+    d.text(ax, cy + kTilesM * ts + 82, "of the block (one element per thread)", 11, "start");
+
+    // One thread's elements in a kBM x kBN tile.
+    const double es = 2, panel = kBM * es;
+    // Consecutive indices as runs [first, last]: one rectangle per run pair, no seams.
+    auto runs = [](const std::vector<int>& v) {
+      std::vector<std::pair<int, int>> r;
+      for (int i : v)
+        if (!r.empty() && r.back().second + 1 == i) r.back().second = i;
+        else r.push_back({i, i});
+      return r;
+    };
+    const int kShown[] = {0, 1, kGridSide};  // thread 0, its neighbour in x, its neighbour in y
+    const char* kShownColour[] = {svg::kVermillion, svg::kBlue, svg::kGreen};
+    auto owned = [&](double x, double y, const std::string& caption, auto rows_cols) {
+      d.text(x, 18, caption, 12.5, "start", svg::kBlack, true);
+      d.rect(x, y, panel, panel, svg::kWhite, svg::kBlack, 0.8);
+      for (int g = 16; g < kBM; g += 16) {
+        d.line(x + g * es, y, x + g * es, y + panel, svg::kLight, 0.6);
+        d.line(x, y + g * es, x + panel, y + g * es, svg::kLight, 0.6);
+      }
+      for (int k = 0; k < 3; ++k) {
+        const int tid = kShown[k], ty = tid / kGridSide, tx = tid % kGridSide;
+        std::vector<int> rows, cols;
+        rows_cols(ty, tx, rows, cols);
+        for (const auto& [r0, r1] : runs(rows))
+          for (const auto& [c0, c1] : runs(cols))
+            d.rect(x + c0 * es, y + r0 * es, (c1 - c0 + 1) * es, (r1 - r0 + 1) * es, kShownColour[k], svg::kBlack, 0.4);
+      }
+      d.text(x + panel / 2, y + panel + 14, n(kBM) + " x " + n(kBN) + " tile of C (grid: 16)", 10.5);
+    };
+    const double ox = 298, oy = 30;
+    owned(ox, oy, "sgemmRegTile", [](int ty, int tx, std::vector<int>& rows, std::vector<int>& cols) {
+      for (int i = 0; i < 8; ++i) rows.push_back(ty * 8 + i), cols.push_back(tx * 8 + i);
+    });
+    owned(ox + panel + 40, oy, "sgemmVec4", [](int ty, int tx, std::vector<int>& rows, std::vector<int>& cols) {
+      for (int i = 0; i < 8; ++i) rows.push_back(ty * 4 + (i / 4) * kVec4Step + i % 4),
+                                  cols.push_back(tx * 4 + (i / 4) * kVec4Step + i % 4);
+    });
+    const double ly = oy + panel + 24;
+    d.legend(ox, ly, {{svg::kVermillion, "thread 0"}, {svg::kBlue, "thread 1 (tx = 1)"},
+                      {svg::kGreen, "thread " + n(kGridSide) + " (ty = 1)"}}, 11);
+    d.text(ox, ly + 30, "Each thread owns 64 elements of C. sgemmRegTile: thread (ty, tx) an 8 x 8 block;", 11, "start");
+    d.text(ox, ly + 46, "sgemmVec4: four 4 x 4 blocks, " + n(kVec4Step) + " rows and columns apart, so that its 8 values", 11, "start");
+    d.text(ox, ly + 62, "of A and of B per k are two float4 each.", 11, "start");
+    out("ladder_tiles", d);
   }
   return out.rc;
 }

@@ -1,10 +1,20 @@
-// Chapter 08's tile shapes as types: Tiles<> carries the parameters of sgemmAsync and sgemmTuned
+// Chapter 08's tile shapes: BLOCK_SIZE and the constants of steps 3 to 6, and as types Tiles<> carries the parameters of sgemmAsync and sgemmTuned
 // (kernels/07_sgemmAsync.cuh, kernels/08_sgemmTuned.cuh) and what follows from them. Plain
 // constexpr C++: matMul.cu instantiates the kernels with these types, and the host program
 // matMul_diagrams.cpp draws the tuned kernel's tiling from the same ones.
 #pragma once
 
 #include "matMul_lesson.h"
+
+// 2. MatMulKernel (smem::, kernels/02_MatMulKernel_smem.cuh): the source's tile and block side.
+#define BLOCK_SIZE 16
+
+// 3. to 6. (kernels/03_sgemmRegTile.cuh ..): a 128 x 128 tile of C per block of 256 threads, K
+// walked in steps of 8 (16 in 5. and 6.). In 3. thread (ty, tx) of a 16 x 16 grid owns one 8 x 8
+// block of C; in 4. and 5. four 4 x 4 blocks, kVec4Step rows and columns apart.
+constexpr int kBM = 128, kBN = 128, kBK = 8, kThreads = 256;
+constexpr int kVec4Step = 64;
+static_assert(2 * kVec4Step == kBM && 2 * kVec4Step == kBN, "a thread's four 4 x 4 blocks span the tile");
 
 // 7. and 8. Asynchronous copies into a ring of shared stages (sm_80 and later), one template for
 // every tile shape the tune tries. Tiles<BM, BN, BK, WM, WN, RM, RN, STAGES, MINB>: a block

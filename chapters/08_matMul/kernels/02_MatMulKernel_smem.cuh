@@ -1,7 +1,7 @@
 // Step 2: step 1 through 16 x 16 tiles of A and B in shared memory.
 #pragma once
 
-#define BLOCK_SIZE 16  // the source's tile (and block) side
+#include "../matMul_tiles.h"  // BLOCK_SIZE 16: the source's tile (and block) side
 
 // 2. Source 004's second listing. A block computes a 16 x 16 sub-matrix Csub; it walks along A's
 // block row and B's block column, one pair of 16 x 16 tiles at a time, each thread loading one

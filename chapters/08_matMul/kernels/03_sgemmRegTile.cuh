@@ -7,7 +7,7 @@
 // compiler loads as 20 shared loads per 16 FMAs), and the block
 // reads its tiles of A and B from global memory once for 128 rows or columns, not 16.
 // Indices are ints: the program's sizes stay below 2^15, so row * ld + col < 2^30.
-constexpr int kBM = 128, kBN = 128, kBK = 8, kThreads = 256;
+#include "../matMul_tiles.h"  // kBM = kBN = 128, kBK = 8, kThreads = 256
 
 // 3. Larger tiles, several outputs per thread. Thread (ty, tx) of a 16 x 16 grid owns the 8 x 8
 // block of C at rows ty*8.., columns tx*8..; its 64 sums stay in registers for the whole K loop.

@@ -2,7 +2,7 @@
 // shared loads that are free of bank conflicts.
 #pragma once
 
-#include "03_sgemmRegTile.cuh"  // kBM, kBN, kBK, kThreads
+#include "03_sgemmRegTile.cuh"  // kBM, kBN, kBK, kThreads, kVec4Step
 
 // Elements (row, col .. col+3) of a row-major rows x cols matrix, zeros outside it. kVec: cols and
 // col are multiples of 4, so the four are all inside or all outside, and 16-byte aligned: one
@@ -58,7 +58,7 @@ __device__ __forceinline__ void outer_product(float (&acc)[8][8], const float* A
 }
 __device__ __forceinline__ void outer_product(float (&acc)[8][8], const float* As_k, const float* Bs_k, int ty,
                                               int tx) {
-  outer_product(acc, As_k, Bs_k, ty * 4, 64, tx * 4, 64);
+  outer_product(acc, As_k, Bs_k, ty * 4, kVec4Step, tx * 4, kVec4Step);
 }
 
 // C's rows r0 + i (+ r_step for i >= 4) and columns c0 + j (+ c_step for j >= 4) from acc.
@@ -77,7 +77,7 @@ __device__ __forceinline__ void store_tile_at(float* __restrict__ C, const float
 template <bool kVec>
 __device__ __forceinline__ void store_tile(float* __restrict__ C, const float (&acc)[8][8], int bm, int bn, int ty,
                                            int tx, int M, int N) {
-  store_tile_at<kVec>(C, acc, bm + ty * 4, 64, bn + tx * 4, 64, M, N);
+  store_tile_at<kVec>(C, acc, bm + ty * 4, kVec4Step, bn + tx * 4, kVec4Step, M, N);
 }
 
 // The A tile is stored transposed, As[k][m], so that a thread's 8 values of A for one k are
