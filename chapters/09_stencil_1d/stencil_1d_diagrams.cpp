@@ -5,8 +5,13 @@
 //  * vec4_windows: stencil_1d_vec4's three aligned float4 loads per thread, in[4q - RADIUS ..
 //    4q + 3 + RADIUS], for three neighbouring threads, and how they overlap (RADIUS from
 //    stencil_lesson.h; 4 outputs per thread: one float4).
+//  * race_chunks: the source's grid-stride loop (stencil_1d_race_demo.cu) on a grid that loops:
+//    in chunk k the last RADIUS threads still read the tile's right halo (smem[sidx + i]) while the
+//    first RADIUS threads, already in chunk k+1, overwrite it (smem[sidx + BDIM]); from RADIUS and
+//    BDIM (stencil_lesson.h).
 //  * constant_divergence: the divergence cases of constant_divergence.cu (constant_divergence_cases.h):
 //    the word each lane reads, and how many constant-cache reads that makes.
+#include <algorithm>
 #include <string>
 
 #include "constant_divergence_cases.h"
@@ -56,6 +61,70 @@ int main(int argc, char** argv) {
     d.legend(x0, 232, {{svg::kSky, "the block's own " + std::to_string(BDIM) + " elements: one per thread"},
                        {svg::kOrange, "halo: threads 0-" + std::to_string(RADIUS - 1) + " load 3 elements each"}});
     out("tile_halo", d);
+  }
+
+  // The source's race: two chunks of one block, time going down. Chunk k: thread t reads
+  // smem[t + RADIUS - i .. t + RADIUS + i]; the last RADIUS threads' reads reach the right halo,
+  // smem[BDIM + RADIUS ..]. Chunk k+1: thread t < RADIUS writes smem[t + RADIUS + BDIM] (the next
+  // chunk's right halo), with no barrier after chunk k's reads.
+  {
+    constexpr int kTile = BDIM + 2 * RADIUS;
+    const double cw = 20, x0 = 150, ch = 20;
+    const double y_k = 64, y_k1 = 64 + 30 + RADIUS * 16 + 56;
+    const int first_reader = BDIM - RADIUS, halo0 = BDIM + RADIUS;
+    svg::Doc d(x0 + cw * kTile + 20, y_k1 + ch + RADIUS * 16 + 84,
+               "The race in the source's grid-stride loop when a block loops: in chunk k threads " +
+                   std::to_string(first_reader) + "\u2013" + std::to_string(BDIM - 1) +
+                   " still read the tile's last words (smem[sidx + i]) while threads 0\u2013" +
+                   std::to_string(RADIUS - 1) + ", already in chunk k+1, overwrite those words with the next "
+                   "chunk's right halo (smem[sidx + BDIM]): no barrier separates them");
+    d.text(12, 18, "One block's tile smem[0.." + std::to_string(kTile - 1) + "] (BDIM " + std::to_string(BDIM) +
+                       ", RADIUS " + std::to_string(RADIUS) + "), two chunks of its loop; time runs down",
+           12.5, "start", svg::kBlack, true);
+    auto tile = [&](double y, const std::string& label, const std::string& sub) {
+      d.text(x0 - 8, y + 14, label, 11.5, "end", svg::kBlack, true);
+      d.text(x0 - 8, y + 28, sub, 10, "end");
+      for (int j = 0; j < kTile; ++j) {
+        const bool hot = j >= halo0;
+        d.rect(x0 + j * cw, y, cw - 2, ch, j < RADIUS || j >= halo0 ? svg::kOrange : svg::kSky,
+               hot ? svg::kVermillion : svg::kBlack, hot ? 2.2 : 0.5);
+        if (j % 4 == 0 || j == kTile - 1) d.text(x0 + j * cw + cw / 2 - 1, y - 4, std::to_string(j), 9, "middle", svg::kGrey);
+      }
+    };
+    tile(y_k, "chunk k", "all threads");
+    // Chunk k, line 31 (the stencil sum): threads BDIM-RADIUS .. BDIM-1 read smem[sidx - RADIUS ..
+    // sidx + RADIUS], sidx = t + RADIUS.
+    for (int t = first_reader; t < BDIM; ++t) {
+      const double y = y_k + ch + 8 + (t - first_reader) * 16;
+      const int lo = t, hi = t + 2 * RADIUS;  // sidx - RADIUS .. sidx + RADIUS
+      d.line(x0 + lo * cw + 2, y + 5, x0 + std::min(hi, halo0 - 1) * cw + cw - 4, y + 5, svg::kBlue, 3);
+      if (hi >= halo0) d.line(x0 + halo0 * cw + 2, y + 5, x0 + hi * cw + cw - 4, y + 5, svg::kVermillion, 3);
+      d.text(x0 + lo * cw - 4, y + 9, "thread " + std::to_string(t) + " reads", 10, "end");
+    }
+    const double ygap = y_k + ch + 8 + RADIUS * 16 + 6;
+    d.line(x0 - 140, ygap + 10, x0 + kTile * cw, ygap + 10, svg::kGrey, 1, "4 3");
+    d.text(x0 + kTile * cw / 2, ygap + 26, "idx += gridDim.x * blockDim.x: the next chunk, with no __syncthreads() "
+                                           "after the reads above", 11, "middle");
+    tile(y_k1, "chunk k+1", "the halo loads");
+    // Chunk k+1, line 26: thread t < RADIUS writes smem[t + RADIUS + BDIM].
+    for (int t = 0; t < RADIUS; ++t) {
+      const int w = t + RADIUS + BDIM;
+      const double y = y_k1 + ch + 8 + t * 16;
+      d.arrow(x0 + w * cw + cw / 2 - 1, y + 10, x0 + w * cw + cw / 2 - 1, y_k1 + ch + 2, svg::kVermillion, 1.4);
+      d.line(x0 + (BDIM - 2 * RADIUS) * cw, y + 10, x0 + w * cw + cw / 2 - 1, y + 10, svg::kVermillion, 1, "2 2");
+      d.text(x0 + (BDIM - 2 * RADIUS) * cw - 4, y + 14, "thread " + std::to_string(t) + " writes smem[" +
+                                                          std::to_string(w) + "]", 10, "end");
+    }
+    const double ly = y_k1 + ch + RADIUS * 16 + 26;
+    d.legend(12, ly, {{svg::kSky, "the chunk's own elements"}, {svg::kOrange, "halo"}}, 11);
+    d.line(330, ly + 6, 354, ly + 6, svg::kBlue, 3);
+    d.text(360, ly + 10, "read by the stencil sum (line 31)", 11, "start");
+    d.line(560, ly + 6, 584, ly + 6, svg::kVermillion, 3);
+    d.text(590, ly + 10, "words read in chunk k and rewritten in chunk k+1", 11, "start");
+    d.arrow(12, ly + 30, 36, ly + 30, svg::kVermillion, 1.4);
+    d.text(42, ly + 34, "smem[sidx + BDIM] = in[idx + BDIM] (line 26): the next chunk's right halo; a thread that "
+                        "gets there first overwrites words a neighbour still reads", 11, "start");
+    out("race_chunks", d);
   }
 
   // stencil_1d_vec4: thread q makes out[4q .. 4q+3] from in[4q - RADIUS .. 4q + 3 + RADIUS].
