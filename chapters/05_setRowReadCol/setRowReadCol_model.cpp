@@ -2,18 +2,16 @@
 // from the bank of every address how many wavefronts each warp access needs. It fails (exit 1)
 // if that bank arithmetic disagrees with the n-way claims the chapter prints.
 #include <algorithm>
-#include <map>
-#include <set>
 
+#include "bank_model.h"
 #include "setRowReadCol_lesson.h"
 
-// Wavefronts for one warp access: the largest number of distinct words that share a bank.
+// Wavefronts for one warp access: the largest number of distinct words that share a bank
+// (common/bank_model.h, 4-byte words).
 static int n_way(const std::vector<int>& word_offsets) {
-  std::map<int, std::set<int>> by_bank;
-  for (int w : word_offsets) by_bank[w % 32].insert(w);
-  size_t worst = 0;
-  for (const auto& b : by_bank) worst = std::max(worst, b.second.size());
-  return static_cast<int>(worst);
+  std::vector<long long> bytes;
+  for (int w : word_offsets) bytes.push_back(4LL * w);
+  return wb::bank::wavefronts(bytes, 4);
 }
 
 int main() {
