@@ -237,8 +237,8 @@ def workbook_without_gpu(manifest):
         if rc != 0:
             failed.append(f"{ch['name']}_model (exit {rc})")
         readme = os.path.join(root, "chapters", ch["chapter"], "README.md")
-        print(f"\n[diagrams and measured tables: {os.path.relpath(readme)}; shuffles and banks drawn in a "
-              f"browser: {os.path.relpath(os.path.join(root, 'explorer', 'index.html'))}]", flush=True)
+        print(f"\n[diagrams and measured tables: {os.path.relpath(readme, root)}; shuffles and banks drawn in a "
+              f"browser: explorer/index.html]", flush=True)
     plot_rc = render_plots(manifest, manifest["reference_data"], None)
     if failed:
         print("FAILED: " + ", ".join(failed))
