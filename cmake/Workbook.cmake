@@ -225,14 +225,16 @@ function(workbook_chapter name)
   list(JOIN bench ", " bench)
   get_filename_component(dir ${CMAKE_CURRENT_SOURCE_DIR} NAME)
   set_property(GLOBAL APPEND PROPERTY WORKBOOK_MANIFEST
-    "{\"name\": \"${name}\", \"chapter\": \"${dir}\", \"program\": \"${prog}\", \"bench_args\": [${bench}]}")
+    "{\"name\": \"${name}\", \"chapter\": \"${dir}\", \"program\": \"${prog}\", \"model\": \"$<TARGET_FILE:${name}_model>\", \"bench_args\": [${bench}]}")
   set_property(GLOBAL APPEND PROPERTY WORKBOOK_PROGRAMS ${name})
+  set_property(GLOBAL APPEND PROPERTY WORKBOOK_MODELS ${name}_model)
 endfunction()
 
 # Called once at the end of the top-level CMakeLists.txt.
 function(workbook_finalize)
   get_property(entries GLOBAL PROPERTY WORKBOOK_MANIFEST)
   get_property(programs GLOBAL PROPERTY WORKBOOK_PROGRAMS)
+  get_property(models GLOBAL PROPERTY WORKBOOK_MODELS)
   list(JOIN entries ",\n  " body)
   set(manifest ${CMAKE_BINARY_DIR}/workbook_manifest.json)
   set(plot_stamp ${CMAKE_BINARY_DIR}/plot_python.txt)
@@ -243,6 +245,7 @@ function(workbook_finalize)
  \"plot_script\": \"${WORKBOOK_ROOT}/plots/plot_timings.py\",
  \"reference_data\": \"${WORKBOOK_ROOT}/plots/data\",
  \"plots_out\": \"${CMAKE_BINARY_DIR}/plots\",
+ \"root\": \"${WORKBOOK_ROOT}\",
  \"chapters\": [\n  ${body}\n]}\n")
 
   # A Python that can plot: the system's if it has matplotlib, else build/venv from requirements.txt.
@@ -283,11 +286,12 @@ function(workbook_finalize)
     DEPENDS ${programs} workbook_probe USES_TERMINAL VERBATIM)
 
   # Run every chapter in order under a banner; timing CSVs go to build/results/<gpu>/, figures to
-  # build/plots/. Without a GPU it says so and draws the committed reference data instead.
+  # build/plots/. Without a GPU it runs each chapter's CPU model under the same banner (its
+  # prediction of the GPU's output) and draws the committed reference data.
   add_custom_target(workbook
     COMMAND ${Python3_EXECUTABLE} ${WORKBOOK_RUNNER} workbook --manifest ${manifest}
             --results ${CMAKE_BINARY_DIR}/results
-    DEPENDS ${programs} workbook_probe plot_env USES_TERMINAL VERBATIM)
+    DEPENDS ${programs} ${models} workbook_probe plot_env USES_TERMINAL VERBATIM)
 endfunction()
 
 # A measurement program of a chapter (a claim of the source, timed; no golden file): one call builds

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "args.h"
+#include "bank_model.h"
 #include "check.h"
 #include "exercise_picture.h"
 #include "timer.h"
@@ -97,33 +98,10 @@ struct DeviceArray {
   }
 };
 
-// Shared-memory wavefronts of one warp access (the bank model of chapters 05 and 07, for any access
-// width): `bytes[i]` is lane i's byte offset into shared memory (negative: the lane does not
-// access). 32 banks of 4 bytes; the warp is served `128 / size` lanes at a time (all 32 for 4-byte
-// words, half-warps for 8-byte ones), and each group takes as many wavefronts as the most distinct
-// 4-byte words that one bank must deliver (lanes reading the same word share it).
-inline int wavefronts(const std::vector<long long>& bytes, int size) {
-  const int group = size >= 4 ? 128 / size : 32;
-  int total = 0;
-  for (int g = 0; g < 32; g += group) {
-    std::vector<std::vector<long long>> words(32);
-    for (int lane = g; lane < g + group && lane < static_cast<int>(bytes.size()); ++lane) {
-      if (bytes[lane] < 0) continue;
-      for (long long w = bytes[lane] / 4; w <= (bytes[lane] + size - 1) / 4; ++w) {
-        auto& b = words[static_cast<size_t>(w % 32)];
-        bool seen = false;
-        for (long long x : b) seen = seen || x == w;
-        if (!seen) b.push_back(w);
-      }
-    }
-    size_t worst = 0;
-    for (const auto& b : words) worst = b.size() > worst ? b.size() : worst;
-    total += static_cast<int>(worst);
-  }
-  return total;
-}
-// The fewest wavefronts that `lanes` lanes of `size` bytes each can take (no conflict).
-inline int ideal_wavefronts(int lanes, int size) { return (lanes * size + 127) / 128; }
+// Shared-memory wavefronts of one warp access, and the fewest possible: the bank model of chapters
+// 05 and 07 (common/bank_model.h).
+using wb::bank::ideal_wavefronts;
+using wb::bank::wavefronts;
 
 class Checker {
  public:

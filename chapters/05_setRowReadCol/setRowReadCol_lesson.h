@@ -9,6 +9,8 @@
 #include <set>
 #include <vector>
 
+#include "bank_model.h"
+
 #ifdef __CUDACC__
 #define LESSON_HD __host__ __device__
 #else
@@ -92,15 +94,14 @@ LESSON_HD constexpr Access access(bool rect, Pattern p, int tx, int ty, int padd
 
 // The bank model: 32 banks of 4 bytes, word w in bank w % 32. A warp access takes as many
 // wavefronts as the largest number of distinct words that share a bank (the same word is
-// broadcast). Used by setRowReadCol_model.cpp and the chapter's pictures.
-constexpr int kBanks = 32;
+// broadcast). Used by setRowReadCol_model.cpp and the chapter's pictures; the count is
+// common/bank_model.h's, which the exercise checkers and the browser explorer's proof use too.
+constexpr int kBanks = wb::bank::kBanks;
 inline int bank(int word) { return word % kBanks; }
 inline int n_way(const std::vector<int>& word_offsets) {
-  std::map<int, std::set<int>> by_bank;
-  for (int w : word_offsets) by_bank[bank(w)].insert(w);
-  size_t worst = 0;
-  for (const auto& b : by_bank) worst = std::max(worst, b.second.size());
-  return static_cast<int>(worst);
+  std::vector<long long> bytes;
+  for (int w : word_offsets) bytes.push_back(4LL * w);
+  return wb::bank::wavefronts(bytes, 4);
 }
 
 // What out[idx] must hold: the identity for the row/row and col/col kernels, the transpose

@@ -5,7 +5,7 @@
 
 #include "setRowReadCol_lesson.h"
 
-using lesson::n_way;  // the bank model, in the lesson header (shared with the pictures)
+using lesson::n_way;  // the bank model (common/bank_model.h through the lesson header)
 
 int main() {
   int bad_claims = 0;

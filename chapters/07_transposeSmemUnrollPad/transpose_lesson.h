@@ -6,6 +6,8 @@
 #include <cstring>
 #include <vector>
 
+#include "bank_model.h"
+
 namespace lesson {
 
 struct Shape {
@@ -33,21 +35,14 @@ constexpr TileElem out_element(int bidx) { return {bidx / BDIMY, bidx % BDIMY}; 
 // The word of tile[r][c] in a tile whose rows are BDIMX + pad words long.
 constexpr int tile_word(int r, int c, int pad) { return r * (BDIMX + pad) + c; }
 
-// Chapter 05's bank model for 4-byte words: 32 banks, word w in bank w % 32; a warp access takes as
-// many wavefronts as the most distinct words that one bank must deliver (lanes reading the same
-// word share it). (The exercises' checker applies the same rule, common/exercise.h.)
-constexpr int kBanks = 32;
+// The bank model (common/bank_model.h, which chapter 05 and the exercise checkers use too) for
+// 4-byte words: 32 banks, word w in bank w % 32; a warp access takes as many wavefronts as the
+// most distinct words that one bank must deliver (lanes reading the same word share it).
+constexpr int kBanks = wb::bank::kBanks;
 inline int wavefronts(const std::vector<int>& words) {
-  std::vector<std::vector<int>> per_bank(kBanks);
-  int worst = 0;
-  for (int w : words) {
-    auto& b = per_bank[static_cast<size_t>(w % kBanks)];
-    bool seen = false;
-    for (int x : b) seen = seen || x == w;
-    if (!seen) b.push_back(w);
-    worst = static_cast<int>(b.size()) > worst ? static_cast<int>(b.size()) : worst;
-  }
-  return worst;
+  std::vector<long long> bytes;
+  for (int w : words) bytes.push_back(4LL * w);
+  return wb::bank::wavefronts(bytes, 4);
 }
 // The words warp `warp` reads in the column read of transpose_smem<pad> (lane = bidx % 32).
 inline std::vector<int> column_read_words(int warp, int pad) {
