@@ -144,6 +144,7 @@ add_executable(exercise_picture_test ${WORKBOOK_ROOT}/tests/exercise_picture_tes
 target_include_directories(exercise_picture_test PRIVATE ${WORKBOOK_ROOT}/common ${WORKBOOK_ROOT}/tests)
 target_compile_options(exercise_picture_test PRIVATE -Wall -Wextra)
 target_compile_definitions(exercise_picture_test PRIVATE "WB_PICTURE_TEST_DIR=\"${CMAKE_BINARY_DIR}/exercise_picture_test\"")
+add_dependencies(exercises exercise_picture_test)  # scripts/exercise_modes.sh builds `exercises`
 add_test(NAME exercise.picture.unit COMMAND exercise_picture_test)
 set_tests_properties(exercise.picture.unit PROPERTIES LABELS "cpu;exercise" TIMEOUT 120)
 
