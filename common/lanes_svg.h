@@ -181,23 +181,45 @@ void shuffle_panel(svg::Doc& d, double y, warp_model::Mode mode, uint32_t mask, 
   shuffle_panel(d, y, model_reads(mode, mask, x, width), caption, value);
 }
 
-// The legend of shuffle_panel's marks, one row at y (18 px tall).
-inline void shuffle_legend(svg::Doc& d, double y) {
+// The marks of shuffle_panel, for a legend that names only those a picture shows.
+enum Mark : unsigned {
+  kReads = 1, kReadBy = 2, kKeepsOwn = 4, kUndefined = 8, kNotInMask = 16, kNotLaunched = 32,
+  kFullMaskMarks = kReads | kReadBy | kKeepsOwn,
+  kAllMaskMarks = kFullMaskMarks | kUndefined | kNotInMask,
+};
+
+// The legend of shuffle_panel's marks, one row at y (18 px tall), each mark of `marks` in this order.
+inline void shuffle_legend(svg::Doc& d, double y, unsigned marks = kAllMaskMarks) {
   double x = 12;
-  d.arrow(x, y + 6, x + 24, y + 6, svg::kBlue, 1.2);
-  d.text(x + 29, y + 10, "reads that lane", 11, "start");
-  x += 127;
-  d.rect(x, y, 16, 12, svg::kSky, svg::kBlue, 2.5);
-  d.text(x + 21, y + 10, "read by another lane", 11, "start");
-  x += 145;
-  d.arrow(x, y + 6, x + 24, y + 6, svg::kGreen, 1.2);
-  d.text(x + 29, y + 10, "asked out of reach: keeps own", 11, "start");
-  x += 207;
-  d.arrow(x, y + 6, x + 24, y + 6, svg::kVermillion, 1.4, "3 2");
-  d.text(x + 29, y + 10, "reads outside mask: undefined (?)", 11, "start");
-  x += 228;
-  d.rect(x, y, 16, 12, svg::kLight, svg::kBlack, 0.5);
-  d.text(x + 21, y + 10, "not in mask (-)", 11, "start");
+  if (marks & kReads) {
+    d.arrow(x, y + 6, x + 24, y + 6, svg::kBlue, 1.2);
+    d.text(x + 29, y + 10, "reads that lane", 11, "start");
+    x += 127;
+  }
+  if (marks & kReadBy) {
+    d.rect(x, y, 16, 12, svg::kSky, svg::kBlue, 2.5);
+    d.text(x + 21, y + 10, "read by another lane", 11, "start");
+    x += 145;
+  }
+  if (marks & kKeepsOwn) {
+    d.arrow(x, y + 6, x + 24, y + 6, svg::kGreen, 1.2);
+    d.text(x + 29, y + 10, "asked out of reach: keeps own", 11, "start");
+    x += 207;
+  }
+  if (marks & kUndefined) {
+    d.arrow(x, y + 6, x + 24, y + 6, svg::kVermillion, 1.4, "3 2");
+    d.text(x + 29, y + 10, "reads outside mask: undefined (?)", 11, "start");
+    x += 228;
+  }
+  if (marks & kNotInMask) {
+    d.rect(x, y, 16, 12, svg::kLight, svg::kBlack, 0.5);
+    d.text(x + 21, y + 10, "not in mask (-)", 11, "start");
+    x += 120;
+  }
+  if (marks & kNotLaunched) {
+    d.rect(x, y, 16, 12, svg::kWhite, svg::kGrey, 1);
+    d.text(x + 21, y + 10, "not launched (no such thread)", 11, "start");
+  }
 }
 
 // One row of 32 values at y, with a label; bad[l] marks lane l (vermillion frame and fill).

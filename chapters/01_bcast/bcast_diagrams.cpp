@@ -10,19 +10,6 @@ using namespace wb;
 
 namespace {
 
-// The legend of the marks these full-mask pictures use (no lane is outside the mask, so
-// lanes_svg's entries for undefined reads and lanes outside mask would name nothing here).
-void legend(svg::Doc& d, double y) {
-  double x = 12;
-  d.arrow(x, y + 6, x + 24, y + 6, svg::kBlue, 1.2);
-  d.text(x + 29, y + 10, "reads that lane", 11, "start");
-  x += 127;
-  d.rect(x, y, 16, 12, svg::kSky, svg::kBlue, 2.5);
-  d.text(x + 21, y + 10, "read by another lane", 11, "start");
-  x += 145;
-  d.arrow(x, y + 6, x + 24, y + 6, svg::kGreen, 1.2);
-  d.text(x + 29, y + 10, "asked out of reach: keeps own", 11, "start");
-}
 
 // One picture of some of kCases, one panel each, every lane passing its lane id.
 svg::Doc cases(const std::string& title, std::initializer_list<int> which) {
@@ -35,7 +22,8 @@ svg::Doc cases(const std::string& title, std::initializer_list<int> which) {
     lanes_svg::shuffle_panel(d, k++ * lanes_svg::kPanelH, c.mode, warp_model::kFullMask,
                              static_cast<unsigned>(c.x), c.width, c.label, id);
   }
-  legend(d, n * lanes_svg::kPanelH + 4);
+  // Full-mask pictures: no lane is outside the mask, so the legend names only the marks they use.
+  lanes_svg::shuffle_legend(d, n * lanes_svg::kPanelH + 4, lanes_svg::kFullMaskMarks);
   return d;
 }
 

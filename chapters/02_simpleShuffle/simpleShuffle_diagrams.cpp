@@ -44,18 +44,7 @@ void source_panel(svg::Doc& d, double y, Mode mode, unsigned x, const int* src, 
 
 // The legend of these panels: shuffle_panel's marks that occur here, and the absent lanes.
 void source_legend(svg::Doc& d, double y) {
-  double x = 12;
-  d.arrow(x, y + 6, x + 24, y + 6, svg::kBlue, 1.2);
-  d.text(x + 29, y + 10, "reads that lane", 11, "start");
-  x += 127;
-  d.rect(x, y, 16, 12, svg::kSky, svg::kBlue, 2.5);
-  d.text(x + 21, y + 10, "read by another lane", 11, "start");
-  x += 145;
-  d.arrow(x, y + 6, x + 24, y + 6, svg::kGreen, 1.2);
-  d.text(x + 29, y + 10, "asked out of reach: keeps own", 11, "start");
-  x += 207;
-  d.rect(x, y, 16, 12, svg::kWhite, svg::kGrey, 1);
-  d.text(x + 21, y + 10, "not launched (no such thread)", 11, "start");
+  lanes_svg::shuffle_legend(d, y, lanes_svg::kFullMaskMarks | lanes_svg::kNotLaunched);
 }
 
 std::string mask_hex(uint32_t m) { return lanes_svg::hex_mask(m); }
