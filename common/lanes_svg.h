@@ -188,6 +188,21 @@ enum Mark : unsigned {
   kAllMaskMarks = kFullMaskMarks | kUndefined | kNotInMask,
 };
 
+// The marks a panel of `r` draws (for a legend that names only those, OR several panels' marks).
+inline unsigned marks_of(const Reads& r) {
+  unsigned m = 0;
+  for (int l = 0; l < 32; ++l) {
+    if (!(r.mask >> l & 1u)) {
+      m |= kNotInMask;
+      continue;
+    }
+    if (r.kept[l]) m |= kKeepsOwn;
+    else if (!(r.mask >> r.src[l] & 1u)) m |= kUndefined;
+    else m |= kReads | (r.src[l] != l ? kReadBy : 0u);
+  }
+  return m;
+}
+
 // The legend of shuffle_panel's marks, one row at y (18 px tall), each mark of `marks` in this order.
 inline void shuffle_legend(svg::Doc& d, double y, unsigned marks = kAllMaskMarks) {
   double x = 12;

@@ -59,6 +59,15 @@ namespace ex07_swizzle_wrong {
 #include "chapters/07_transposeSmemUnrollPad/exercises/wrong/transposeSwizzle.cu"
 }
 
+// Chapter 07's constants, from its lesson header (ch07_constants.cpp).
+namespace ch07 {
+int bdimx();
+int bdimy();
+int pad();
+int tiled_tile();
+int tiled_rows();
+}  // namespace ch07
+
 namespace {
 
 // A page state: the tile (rows x cols elements of `size` bytes, `pad` elements after each row,
@@ -136,10 +145,12 @@ int chapter05() {
   return bad;
 }
 
-// Chapter 07's shared tiles, as transposeSmemUnrollPad.cu indexes them (BDIMX 32 x BDIMY 16,
-// PAD 2; transposeTiled<64, 8> with tile[64][65]). Warp w of a 32 x BDIMY block is threadIdx.y = w.
+// Chapter 07's shared tiles, as transposeSmemUnrollPad.cu indexes them (block BDIMX x BDIMY, PAD;
+// transposeTiled<TILED_TILE, TILED_ROWS> with tile[TILE][TILE + 1]; the constants are the
+// chapter's, the index expressions are the kernels' written out). Warp w of a 32 x BDIMY block is
+// threadIdx.y = w.
 void chapter07() {
-  constexpr int BX = 32, BY = 16, PAD = 2;
+  const int BX = ch07::bdimx(), BY = ch07::bdimy(), PAD = ch07::pad();
   for (int pad : {0, PAD}) {
     const std::string k = pad ? "transposeSmemPad" : "transposeSmem";
     const int stride = BX + pad;  // tile[BDIMY][BDIMX + kPad]
@@ -171,9 +182,10 @@ void chapter07() {
         print_case(n + " load", State{BY, 2 * BX, 4, pad, 0, "col", 0, 2 * w + half * BX}.text(), ld, 4);
       }
   }
-  // transposeTiled<64, 8>: tile[TILE][TILE + 1], block 32 x ROWS. Every warp, both column halves,
-  // the first and the last of the eight row steps (the others repeat the pattern 8 rows on).
-  constexpr int T = 64, R = 8;
+  // transposeTiled<TILE, ROWS>: tile[TILE][TILE + 1], block 32 x ROWS. Every warp, both column
+  // halves, the first and the last of the TILE / ROWS row steps (the others repeat the pattern
+  // ROWS rows on).
+  const int T = ch07::tiled_tile(), R = ch07::tiled_rows();
   for (int w = 0; w < R; ++w)
     for (int cx = 0; cx < T; cx += 32)
       for (int ry : {0, T - R}) {

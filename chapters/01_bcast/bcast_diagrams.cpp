@@ -17,13 +17,15 @@ svg::Doc cases(const std::string& title, std::initializer_list<int> which) {
   svg::Doc d(lanes_svg::kWidth, n * lanes_svg::kPanelH + lanes_svg::kLegendH + 6, title);
   auto id = [](int l) { return l; };
   int k = 0;
+  unsigned marks = 0;
   for (int i : which) {
     const auto& c = bcast_lesson::kCases[i];
-    lanes_svg::shuffle_panel(d, k++ * lanes_svg::kPanelH, c.mode, warp_model::kFullMask,
-                             static_cast<unsigned>(c.x), c.width, c.label, id);
+    const auto reads = lanes_svg::model_reads(c.mode, warp_model::kFullMask, static_cast<unsigned>(c.x), c.width);
+    marks |= lanes_svg::marks_of(reads);
+    lanes_svg::shuffle_panel(d, k++ * lanes_svg::kPanelH, reads, c.label, id);
   }
-  // Full-mask pictures: no lane is outside the mask, so the legend names only the marks they use.
-  lanes_svg::shuffle_legend(d, n * lanes_svg::kPanelH + 4, lanes_svg::kFullMaskMarks);
+  // The legend names only the marks these panels draw.
+  lanes_svg::shuffle_legend(d, n * lanes_svg::kPanelH + 4, marks);
   return d;
 }
 
