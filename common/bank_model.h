@@ -44,6 +44,14 @@ inline int wavefronts(const std::vector<long long>& bytes, int size, int* worst_
   return total;
 }
 
+// The same for a warp of 4-byte accesses given as word offsets (lane i reads or writes word
+// words[i]): the most distinct words that one bank must deliver.
+inline int word_wavefronts(const std::vector<int>& words) {
+  std::vector<long long> bytes;
+  for (int w : words) bytes.push_back(static_cast<long long>(kBankBytes) * w);
+  return wavefronts(bytes, kBankBytes);
+}
+
 // The fewest wavefronts that `lanes` lanes of `size` bytes each can take (no conflict).
 inline int ideal_wavefronts(int lanes, int size) { return (lanes * size + 127) / 128; }
 

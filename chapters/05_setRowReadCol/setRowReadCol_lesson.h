@@ -98,11 +98,7 @@ LESSON_HD constexpr Access access(bool rect, Pattern p, int tx, int ty, int padd
 // common/bank_model.h's, which the exercise checkers and the browser explorer's proof use too.
 constexpr int kBanks = wb::bank::kBanks;
 inline int bank(int word) { return word % kBanks; }
-inline int n_way(const std::vector<int>& word_offsets) {
-  std::vector<long long> bytes;
-  for (int w : word_offsets) bytes.push_back(4LL * w);
-  return wb::bank::wavefronts(bytes, 4);
-}
+inline int n_way(const std::vector<int>& word_offsets) { return wb::bank::word_wavefronts(word_offsets); }
 
 // What out[idx] must hold: the identity for the row/row and col/col kernels, the transpose
 // (the value thread (irow, icol) stored) for the rest. Written without the tile, as a check.

@@ -39,11 +39,7 @@ constexpr int tile_word(int r, int c, int pad) { return r * (BDIMX + pad) + c; }
 // 4-byte words: 32 banks, word w in bank w % 32; a warp access takes as many wavefronts as the
 // most distinct words that one bank must deliver (lanes reading the same word share it).
 constexpr int kBanks = wb::bank::kBanks;
-inline int wavefronts(const std::vector<int>& words) {
-  std::vector<long long> bytes;
-  for (int w : words) bytes.push_back(4LL * w);
-  return wb::bank::wavefronts(bytes, 4);
-}
+inline int wavefronts(const std::vector<int>& words) { return wb::bank::word_wavefronts(words); }
 // The words warp `warp` reads in the column read of transpose_smem<pad> (lane = bidx % 32).
 inline std::vector<int> column_read_words(int warp, int pad) {
   std::vector<int> w;
