@@ -45,6 +45,7 @@ TABLES = [
     Table("transpose.bench.h100", CSV, gpu="h100", key=("kernel",),
           rows=[{"kernel": k, "label": f"`{k}`"} for k in BOOK] + [
               {"kernel": "transposeTiled", "label": "**`transposeTiled` (ours)**"},
+              {"kernel": "transposeTiled_colsFirst", "label": "`transposeTiled_colsFirst` (ours, other block order)"},
               {"kernel": "cublasSgeam", "label": "`cublasSgeam`"}, {"kernel": "copy", "label": "`copy` (16-byte)"}],
           columns=[
               Col("kernel", "{label}", "l"), Col("8192² GB/s", at_size("gbps", MID, "{:.0f}", True)),
@@ -164,6 +165,27 @@ VALUES = [
     Value("transpose.tiled_vs_cublas.h200", CSV, lambda q: tiled_vs_cublas(BIG)(q) / 100, "{:.3f}×"),
     Value("transpose.tiled_vs_cublas.h100", CSV, lambda q: tiled_vs_cublas(BIG)(q) / 100, "{:.3f}×", gpu="h100"),
 ]
+
+
+# The three shapes of the targets: ours against cuBLAS and the 16-byte copy, and what the block
+# order buys (transposeTiled over transposeTiled_colsFirst, same kernel body), on each GPU.
+TARGET_SIZES = (MID, BIG, "10000x20000")
+
+
+def ratio(a, b, size):
+    return lambda q: q(kernel=a, size=size)["gbps"] / q(kernel=b, size=size)["gbps"]
+
+
+for _g in ("h100", "h200"):
+    VALUES += [
+        Value(f"transpose.targets_cublas.{_g}", CSV, lambda q: tuple(ratio("transposeTiled", "cublasSgeam", n)(q) for n in TARGET_SIZES),
+              "{:.3f}×, {:.3f}×, {:.3f}×", gpu=_g),
+        Value(f"transpose.targets_copy.{_g}", CSV, lambda q: tuple(ratio("transposeTiled", "copy", n)(q) for n in TARGET_SIZES),
+              "{:.3f}×, {:.3f}×, {:.3f}×", gpu=_g),
+        Value(f"transpose.order_gain.{_g}", CSV,
+              lambda q: tuple(ratio("transposeTiled", "transposeTiled_colsFirst", n)(q) for n in TARGET_SIZES),
+              "{:.3f}×, {:.3f}×, {:.3f}×", gpu=_g),
+    ]
 
 
 # ---------------------------------------------------------------------------------------------- cache_config

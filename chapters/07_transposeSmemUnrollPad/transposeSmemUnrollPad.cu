@@ -21,8 +21,10 @@
 //   5. transposeSmemUnroll     each block does two tiles side by side (16 x 64)
 //   6. transposeSmemUnrollPad  5. padded (source 004's final kernel)
 //   7. transposeTiled          ours: 64 x 64 tiles, 512 threads, 8 independent loads issued per
-//                              thread before its barrier, conflict-free padding
+//                              thread before its barrier, conflict-free padding, blocks down
+//                              the input first
 //   8. cublasSgeam             the library peer (C = A^T with beta = 0)
+//   (bench only) transposeTiled_colsFirst  7. in the block order of 1 to 6
 //   (bench only) copy, cudaMemcpy  common/copy.cuh: the best copy kernel and the driver's copy,
 //                              for scale; the table's pct_of_copy is relative to copyGmem, as the
 //                              book measures
@@ -141,11 +143,15 @@ __global__ void transposeSmemUnrollPad_004boundary(float* out, const float* in, 
 // this choice. Warps read 32 consecutive floats of an input row and write 32
 // consecutive floats of an output row; the one-word padding makes the column read of the tile
 // conflict-free.
+// The block order: blockIdx.x walks down the input (tile rows), blockIdx.y across it, the reverse
+// of kernels 1 to 6. Blocks are handed out in blockIdx.x order first, so blocks that run at the
+// same time write neighbouring pieces of the same output rows (and read pieces of input rows far
+// apart). The bench also times the same body in the other order, transposeTiled_colsFirst: it is
+// slower at every size the chapter times (README, "What the numbers show").
 template <int TILE, int ROWS>
-__global__ void __launch_bounds__(32 * ROWS)
-transposeTiled(float* __restrict__ out, const float* __restrict__ in, const int rows, const int cols) {
+__device__ __forceinline__ void transpose_tiled(float* __restrict__ out, const float* __restrict__ in, int rows,
+                                                int cols, int x0, int y0) {  // the tile's first input column, row
   __shared__ float tile[TILE][TILE + 1];
-  const int x0 = blockIdx.x * TILE, y0 = blockIdx.y * TILE;  // the tile's first input column, row
 #pragma unroll
   for (int cx = 0; cx < TILE; cx += 32)
 #pragma unroll
@@ -161,6 +167,17 @@ transposeTiled(float* __restrict__ out, const float* __restrict__ in, const int 
       const int orow = x0 + ry + threadIdx.y, ocol = y0 + cx + threadIdx.x;  // output (row, col)
       if (orow < cols && ocol < rows) out[INDEX(orow, ocol, rows)] = tile[cx + threadIdx.x][ry + threadIdx.y];
     }
+}
+template <int TILE, int ROWS>
+__global__ void __launch_bounds__(32 * ROWS)
+transposeTiled(float* __restrict__ out, const float* __restrict__ in, const int rows, const int cols) {
+  transpose_tiled<TILE, ROWS>(out, in, rows, cols, blockIdx.y * TILE, blockIdx.x * TILE);
+}
+// (bench only) The same tile in the order of kernels 1 to 6: blockIdx.x walks across the input.
+template <int TILE, int ROWS>
+__global__ void __launch_bounds__(32 * ROWS)
+transposeTiled_colsFirst(float* __restrict__ out, const float* __restrict__ in, const int rows, const int cols) {
+  transpose_tiled<TILE, ROWS>(out, in, rows, cols, blockIdx.x * TILE, blockIdx.y * TILE);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -181,6 +198,12 @@ struct Runner {
       case lesson::SmemUnroll: transposeSmemUnroll<<<grid2, block>>>(out, in, rows, cols); break;
       case lesson::SmemUnrollPad: transposeSmemUnrollPad<<<grid2, block>>>(out, in, rows, cols); break;
       case lesson::Tiled: tiled<lesson::TILED_TILE, lesson::TILED_ROWS>(out, in, rows, cols); break;
+      case lesson::TiledColsFirst: {
+        constexpr int T = lesson::TILED_TILE;
+        const dim3 grid_cols((cols + T - 1) / T, (rows + T - 1) / T);  // x: tile columns, y: tile rows
+        transposeTiled_colsFirst<T, lesson::TILED_ROWS><<<grid_cols, dim3(32, lesson::TILED_ROWS)>>>(out, in, rows, cols);
+        break;
+      }
       case lesson::Sgeam: {
         // Row-major in (rows x cols) is column-major A (cols x rows), lda = cols; row-major out
         // (cols x rows) is column-major C (rows x cols), ldc = rows. C = 1 * A^T + 0 * C.
@@ -195,7 +218,7 @@ struct Runner {
 
   template <int TILE, int ROWS>
   void tiled(float* out, const float* in, int rows, int cols) {
-    const dim3 grid((cols + TILE - 1) / TILE, (rows + TILE - 1) / TILE);
+    const dim3 grid((rows + TILE - 1) / TILE, (cols + TILE - 1) / TILE);  // x: tile rows, y: tile columns
     transposeTiled<TILE, ROWS><<<grid, dim3(32, ROWS)>>>(out, in, rows, cols);
   }
 };
@@ -333,6 +356,16 @@ static void run_bench(Runner& run, const cudaDeviceProp& prop, int reps, const s
       }
       auto t = wb::time_cuda([&] { run.launch(k.kind, d_out, d_in, s.rows, s.cols); }, warmup, reps);
       table.add(k.name, {size}, 2.0 * n * sizeof(float), t);
+    }
+    // transposeTiled's body in the other block order: what the order of transposeTiled buys.
+    if (pick("transposeTiled")) {
+      const size_t bad = check_kernel(run, lesson::TiledColsFirst, s.rows, s.cols, d_in, d_out, h_in, h_out);
+      if (bad) {
+        std::fprintf(stderr, "MISMATCH: transposeTiled_colsFirst at %s: %zu wrong elements\n", size.c_str(), bad);
+        ++g_failures;
+      }
+      table.add("transposeTiled_colsFirst", {size}, 2.0 * n * sizeof(float),
+                wb::time_cuda([&] { run.launch(lesson::TiledColsFirst, d_out, d_in, s.rows, s.cols); }, warmup, reps));
     }
     // For scale: the best copy this GPU does (16-byte accesses, common/copy.cuh), same bytes.
     table.add("copy", {size}, 2.0 * n * sizeof(float),

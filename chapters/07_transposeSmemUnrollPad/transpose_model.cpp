@@ -75,21 +75,33 @@ static Matrix run(lesson::Kind k, const Matrix& in, int rows, int cols, bool boo
                if (col < rows && row + BX < cols) out[at(row + BX, col, rows)] = tile[icol * 2 * BX + irow + BX];
              });
       break;
-    case lesson::Tiled: {
+    case lesson::Tiled:
+    case lesson::TiledColsFirst: {
+      // transposeTiled: blockIdx.x walks the tile rows of the input, blockIdx.y its tile columns;
+      // transposeTiled_colsFirst the other way round. (x0, y0): the tile's first input column, row.
       const int T = lesson::TILED_TILE, R = lesson::TILED_ROWS;
-      blocks((cols + T - 1) / T, (rows + T - 1) / T, 32, R,
+      const bool down = k == lesson::Tiled;
+      const int tiles_r = (rows + T - 1) / T, tiles_c = (cols + T - 1) / T;
+      auto origin = [&](int bx, int by, int& x0, int& y0) {
+        x0 = (down ? by : bx) * T, y0 = (down ? bx : by) * T;
+      };
+      blocks(down ? tiles_r : tiles_c, down ? tiles_c : tiles_r, 32, R,
              [&](int bx, int by, int tx, int ty) {
+               int x0, y0;
+               origin(bx, by, x0, y0);
                if (tx == 0 && ty == 0) tile.assign(T * T, kUnset);
                for (int cx = 0; cx < T; cx += 32)
                  for (int ry = 0; ry < T; ry += R) {
-                   const int r = by * T + ry + ty, c = bx * T + cx + tx;
+                   const int r = y0 + ry + ty, c = x0 + cx + tx;
                    if (r < rows && c < cols) tile[(ry + ty) * T + cx + tx] = in[at(r, c, cols)];
                  }
              },
              [&](int bx, int by, int tx, int ty) {
+               int x0, y0;
+               origin(bx, by, x0, y0);
                for (int cx = 0; cx < T; cx += 32)
                  for (int ry = 0; ry < T; ry += R) {
-                   const int orow = bx * T + ry + ty, ocol = by * T + cx + tx;
+                   const int orow = x0 + ry + ty, ocol = y0 + cx + tx;
                    if (orow < cols && ocol < rows) out[at(orow, ocol, rows)] = tile[(cx + tx) * T + ry + ty];
                  }
              });
