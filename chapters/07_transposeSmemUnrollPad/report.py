@@ -45,7 +45,7 @@ TABLES = [
     Table("transpose.bench.h100", CSV, gpu="h100", key=("kernel",),
           rows=[{"kernel": k, "label": f"`{k}`"} for k in BOOK] + [
               {"kernel": "transposeTiled", "label": "**`transposeTiled` (ours)**"},
-              {"kernel": "transposeTiled_colsFirst", "label": "`transposeTiled_colsFirst` (ours, other block order)"},
+              {"kernel": "transposeTiled_colsFirst", "label": "`transposeTiled_colsFirst` (ours, numbered across)"},
               {"kernel": "cublasSgeam", "label": "`cublasSgeam`"}, {"kernel": "copy", "label": "`copy` (16-byte)"}],
           columns=[
               Col("kernel", "{label}", "l"), Col("8192² GB/s", at_size("gbps", MID, "{:.0f}", True)),

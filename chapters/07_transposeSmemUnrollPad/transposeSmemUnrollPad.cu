@@ -24,7 +24,7 @@
 //                              thread before its barrier, conflict-free padding, blocks down
 //                              the input first
 //   8. cublasSgeam             the library peer (C = A^T with beta = 0)
-//   (bench only) transposeTiled_colsFirst  7. in the block order of 1 to 6
+//   (bench only) transposeTiled_colsFirst  7. with its blocks numbered as in 1 to 6
 //   (bench only) copy, cudaMemcpy  common/copy.cuh: the best copy kernel and the driver's copy,
 //                              for scale; the table's pct_of_copy is relative to copyGmem, as the
 //                              book measures
@@ -143,11 +143,12 @@ __global__ void transposeSmemUnrollPad_004boundary(float* out, const float* in, 
 // this choice. Warps read 32 consecutive floats of an input row and write 32
 // consecutive floats of an output row; the one-word padding makes the column read of the tile
 // conflict-free.
-// The block order: blockIdx.x walks down the input (tile rows), blockIdx.y across it, the reverse
-// of kernels 1 to 6. Blocks are handed out in blockIdx.x order first, so blocks that run at the
-// same time write neighbouring pieces of the same output rows (and read pieces of input rows far
-// apart). The bench also times the same body in the other order, transposeTiled_colsFirst: it is
-// slower at every size the chapter times (README, "What the numbers show").
+// The block numbering: blockIdx.x walks down the input (tile rows), blockIdx.y across it, the
+// reverse of kernels 1 to 6. Blocks with neighbouring blockIdx.x then write neighbouring pieces of
+// the same output rows (and read pieces of input rows far apart). The Programming Guide leaves the
+// order in which blocks run to the hardware; the bench times the same body with the other
+// numbering, transposeTiled_colsFirst, to show what this one buys (README, "What the block
+// numbering buys").
 template <int TILE, int ROWS>
 __device__ __forceinline__ void transpose_tiled(float* __restrict__ out, const float* __restrict__ in, int rows,
                                                 int cols, int x0, int y0) {  // the tile's first input column, row
@@ -357,7 +358,7 @@ static void run_bench(Runner& run, const cudaDeviceProp& prop, int reps, const s
       auto t = wb::time_cuda([&] { run.launch(k.kind, d_out, d_in, s.rows, s.cols); }, warmup, reps);
       table.add(k.name, {size}, 2.0 * n * sizeof(float), t);
     }
-    // transposeTiled's body in the other block order: what the order of transposeTiled buys.
+    // transposeTiled's body with the other block numbering: what the numbering of transposeTiled buys.
     if (pick("transposeTiled")) {
       const size_t bad = check_kernel(run, lesson::TiledColsFirst, s.rows, s.cols, d_in, d_out, h_in, h_out);
       if (bad) {
