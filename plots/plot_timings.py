@@ -386,12 +386,15 @@ def _plt():
     return plt
 
 
-def meta_of(gpu_dir, gpu):
+def meta_of(gpu_dir, gpu, csv=None):
+    """meta.json's gpu, cuda and date; "dates" maps a CSV timed in a later run to that run's date."""
     path = os.path.join(gpu_dir, "meta.json")
     meta = {"gpu": gpu, "cuda": "?", "date": "?"}
     if os.path.exists(path):
         with open(path) as f:
             meta.update(json.load(f))
+    if csv and csv in meta.get("dates", {}):
+        meta["date"] = meta["dates"][csv]
     return meta
 
 
@@ -480,7 +483,7 @@ def draw_figure(fig_decl, data_dir, gpus, out_dir):
             fig_decl.opts["draw"](ax, rows, gdir)
         else:
             raise DataError(f"{fig_decl.origin}: figure {fig_decl.name}: unknown kind {fig_decl.kind!r}")
-        metas.append(meta_of(gdir, g))
+        metas.append(meta_of(gdir, g, fig_decl.csv))
         if len(present) > 1:
             ax.set_title(metas[-1]["gpu"], fontsize=9)
     stamp(fig, metas, fig_decl.title)

@@ -67,7 +67,17 @@ def run_dates(q):
     return d["h100"] if d["h100"] == d["h200"] else f"{d['h100']} (H100) and {d['h200']} (H200)"
 
 
+def csv_date(csv):
+    """The date of the run that timed `csv` (meta.json's "dates", else its "date")."""
+    def f(q, gpu=None):
+        meta = json.loads(q.text("meta.json", gpu))
+        return meta.get("dates", {}).get(csv) or run_date(q, gpu)
+    return f
+
+
 VALUES += [Value(f"run.date.{g}", "meta.json", run_date, gpu=g) for g in ("h100", "h200")]
+VALUES += [Value(f"run.date.{c}.{g}", "meta.json", csv_date(c + ".csv"), gpu=g)
+           for c in ("transpose", "stencil_1d") for g in ("h100", "h200")]
 VALUES += [Value("run.date", "meta.json", run_dates)]
 
 

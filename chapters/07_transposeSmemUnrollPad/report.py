@@ -98,6 +98,7 @@ SOURCE_004_MS = {  # 004's tables at 4096 x 4096, in the order it prints them: o
 SOURCE_004_NCU = {  # 004's ncu device-memory read / write throughput (GB/s) at 4096 x 4096, one run each
     "transposeSmemPad": (205.98, 178.52), "transposeSmemUnrollPad": (206.65, 186.28)}
 SMALL = 2048
+SOURCE_004_SMEM_LD = {"transposeSmem": 8460165, "transposeSmemPad": 545540}  # 004's shared load transactions
 
 
 def slower_small(q):
@@ -155,6 +156,8 @@ VALUES = [
     Value("transpose.004_ncu_gain", CSV,
           lambda q: tuple(100 * (SOURCE_004_NCU["transposeSmemUnrollPad"][i] / SOURCE_004_NCU["transposeSmemPad"][i] - 1)
                           for i in (0, 1)), "+{:.1f}% read and +{:.1f}% write"),
+    Value("transpose.004_pad_cut", CSV,
+          lambda q: SOURCE_004_SMEM_LD["transposeSmem"] / SOURCE_004_SMEM_LD["transposeSmemPad"], "{:.1f}×"),
     # the top README's headline row
     Field("transpose.tiled_gbps.h200", CSV, "gbps", "{:.0f} GB/s", kernel="transposeTiled", size=BIG),
     Field("transpose.tiled_gbps.h100", CSV, "gbps", "{:.0f} GB/s", "h100", kernel="transposeTiled", size=BIG),
@@ -176,8 +179,30 @@ def ratio(a, b, size):
     return lambda q: q(kernel=a, size=size)["gbps"] / q(kernel=b, size=size)["gbps"]
 
 
+def size_label(n):
+    return f"{n}²" if isinstance(n, int) else n.replace("x", " × ")
+
+
+def apart(fast, slow):
+    """At which target sizes every run of `fast` beat every run of `slow` (its slowest run against
+    the other's fastest), and at which their fastest–slowest ranges overlap."""
+    def f(q):
+        sep = [n for n in TARGET_SIZES if q(kernel=fast, size=n)["max_ms"] < q(kernel=slow, size=n)["min_ms"]]
+        over = [size_label(n) for n in TARGET_SIZES if n not in sep]
+        sep = [size_label(n) for n in sep]
+        join = lambda xs: xs[0] if len(xs) == 1 else ", ".join(xs[:-1]) + " and " + xs[-1]
+        if not over:
+            return "at all three sizes"
+        if not sep:
+            return "at none of them: the ranges overlap at " + join(over)
+        return f"at {join(sep)}; at {join(over)} the ranges overlap"
+    return f
+
+
 for _g in ("h100", "h200"):
     VALUES += [
+        Value(f"transpose.order_apart.{_g}", CSV, apart("transposeTiled", "transposeTiled_colsFirst"), "{}", gpu=_g),
+        Value(f"transpose.cublas_apart.{_g}", CSV, apart("transposeTiled", "cublasSgeam"), "{}", gpu=_g),
         Value(f"transpose.targets_cublas.{_g}", CSV, lambda q: tuple(ratio("transposeTiled", "cublasSgeam", n)(q) for n in TARGET_SIZES),
               "{:.3f}×, {:.3f}×, {:.3f}×", gpu=_g),
         Value(f"transpose.targets_copy.{_g}", CSV, lambda q: tuple(ratio("transposeTiled", "copy", n)(q) for n in TARGET_SIZES),

@@ -139,8 +139,8 @@ __global__ void transposeSmemUnrollPad_004boundary(float* out, const float* in, 
 // TILE*TILE/(32*ROWS) loads before the barrier (they are independent), then all of its stores.
 // The program runs TILE 64 with ROWS 16 (transpose_lesson.h: 512 threads, 8 loads each): 16 warps
 // per block to switch among while loads are outstanding, 8 values per thread held in registers.
-// A smaller ROWS gives each thread more loads and the block fewer warps; the chapter times only
-// this choice. Warps read 32 consecutive floats of an input row and write 32
+// A smaller ROWS gives each thread more loads and the block fewer warps; the committed H100 table
+// times only this choice. Warps read 32 consecutive floats of an input row and write 32
 // consecutive floats of an output row; the one-word padding makes the column read of the tile
 // conflict-free.
 // The block numbering: blockIdx.x walks down the input (tile rows), blockIdx.y across it, the
