@@ -16,11 +16,14 @@ python3 "$here/matmul_traffic.py" --program "$build/bin/matMul" --probe "$build/
   --csv-dir "$results" > "$logs/matmul_ncu.log" 2>&1 || rc=1
 "$build/bin/matMul" --tune --csv-dir "$results" > /dev/null 2> "$logs/sgemm_tune.log" || rc=1
 slug=$("$build/bin/workbook_probe" 2> /dev/null | awk '{print $NF}')
-for n in 2048 4096 8192; do  # our best kernel and cuBLAS alone, 50 runs each, one size at a time
-  "$build/bin/matMul" --bench --kernel sgemmTuned --n $n --reps 50 --csv-dir "$results/sgemmTuned_$n" > /dev/null \
-    2> "$logs/sgemm_tuned_$n.log" || rc=1
-  [ -n "$slug" ] && cp "$results/sgemmTuned_$n/$slug/matMul_sgemmTuned.csv" "$results/$slug/matMul_sgemmTuned_$n.csv" 2> /dev/null
-  rm -rf "$results/sgemmTuned_$n"
+for k in sgemmTuned sgemmWarpSpecialized; do  # our last two steps, each alone beside cuBLAS, 50 runs each
+  log=$([ $k = sgemmTuned ] && echo sgemm_tuned || echo sgemm_warp_specialized)
+  for n in 2048 4096 8192; do
+    "$build/bin/matMul" --bench --kernel $k --n $n --reps 50 --csv-dir "$results/${k}_$n" > /dev/null \
+      2> "$logs/${log}_$n.log" || rc=1
+    [ -n "$slug" ] && cp "$results/${k}_$n/$slug/matMul_$k.csv" "$results/$slug/matMul_${k}_$n.csv" 2> /dev/null
+    rm -rf "$results/${k}_$n"
+  done
 done
 python3 "$here/sgemm_ncu.py" --program "$build/bin/matMul" --probe "$build/bin/workbook_probe" --csv-dir "$results" \
   --raw "$logs/sgemm_ncu_details.csv" > "$logs/sgemm_ncu.log" 2>&1 || rc=1

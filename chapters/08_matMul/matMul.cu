@@ -30,7 +30,9 @@
 //   7. sgemmAsync             ours: 6. with cp.async copies into three shared stages (sm_80 and
 //                             later; plain loads and stores below)
 //   8. sgemmTuned             ours: 7. at the tile shape, stages and block order --tune chose
-//   9. cublasSgemm            the library peer, CUBLAS_PEDANTIC_MATH: plain FP32 (no TF32, no
+//   9. sgemmWarpSpecialized   ours: producer warps fill the ring of stages, consumer warps compute,
+//                             mbarriers instead of __syncthreads() (sm_80 on; named barriers below)
+//  10. cublasSgemm            the library peer, CUBLAS_PEDANTIC_MATH: plain FP32 (no TF32, no
 //                             tensor cores)
 // Every kernel handles every size; the source's assume multiples of 16 (see README errata).
 //
@@ -66,6 +68,7 @@
 #include "kernels/06_sgemmWarpTile.cuh"
 #include "kernels/07_sgemmAsync.cuh"
 #include "kernels/08_sgemmTuned.cuh"
+#include "kernels/09_sgemmWarpSpecialized.cuh"
 
 // ---------------------------------------------------------------------------------------------
 // Checking (not lesson kernels). ref = sum_k a_ik b_kj in FP64 (a product of two floats is exact
@@ -120,6 +123,26 @@ static const TiledKernel kTunedSmallKernel = {lesson::kTunedSmall, sgemmTuned<Tu
                                               sgemmTuned<TunedSmallTiles, false>, TunedSmallTiles::kSmemBytes};
 static const TiledKernel kTunedLargeKernel = {lesson::kTunedLarge, sgemmTuned<TunedLargeTiles, true>,
                                               sgemmTuned<TunedLargeTiles, false>, TunedLargeTiles::kSmemBytes};
+
+// 9. sgemmWarpSpecialized: consumers in the shape kWarpSpecialized, kProducerWarps producer warps.
+using WarpSpecTiles = WB_TILES(lesson::kWarpSpecialized);
+using WarpSpecSmallTiles = WB_TILES(lesson::kWarpSpecializedSmall);
+template <class T>
+static bool launch_warp_specialized(int smem_optin, const float* A, const float* B, float* C, int M, int N, int K) {
+  constexpr int P = lesson::kProducerWarps;
+  if (T::kSmemBytes > smem_optin) return false;
+  const bool full = M % T::BM == 0 && N % T::BN == 0 && K % T::BK == 0;
+  const auto f = full ? sgemmWarpSpecialized<T, P, true> : sgemmWarpSpecialized<T, P, false>;
+  static std::vector<SgemmFn> ready;  // the attribute set once per kernel, outside the timed runs
+  if (std::find(ready.begin(), ready.end(), SgemmFn(f)) == ready.end()) {
+    CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(f), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    T::kSmemBytes));
+    ready.push_back(f);
+  }
+  const int tiles = ((M + T::BM - 1) / T::BM) * ((N + T::BN - 1) / T::BN);
+  f<<<tiles, T::kThreads + 32 * P, T::kSmemBytes>>>(A, B, C, M, N, K, lesson::kWarpSpecialized.group);
+  return true;
+}
 
 // The tune's candidates (whole tiles only); each is timed in every block order of kTuneGroups.
 template <int BM, int BN, int BK, int WM, int WN, int RM, int RN, int ST, int MINB, int PF = 0>
@@ -223,6 +246,14 @@ struct Runner {
           launch(lesson::Async, A, B, C, M, N, K);
         break;
       }
+      case lesson::WarpSpecialized:  // 4 stages (99,328 bytes) where they fit, else 2 (49,664 bytes)
+        if (!launch_warp_specialized<WarpSpecTiles>(smem_optin, A, B, C, M, N, K) &&
+            !launch_warp_specialized<WarpSpecSmallTiles>(smem_optin, A, B, C, M, N, K)) {
+          std::fprintf(stderr, "sgemmWarpSpecialized: %d bytes of shared memory per block do not fit this GPU\n",
+                       WarpSpecSmallTiles::kSmemBytes);
+          std::exit(wb::kFail);
+        }
+        break;
       case lesson::Cublas: {
         // cuBLAS is column-major. Row-major C (M x N) is column-major C^T (N x M), and
         // C^T = B^T A^T, where row-major B and A are column-major B^T (N x K, ld N) and A^T

@@ -41,7 +41,7 @@ inline void fill(Case s, std::vector<float>& A, std::vector<float>& B) {
     for (int c = 0; c < s.N; ++c) B[size_t(r) * s.N + c] = b_value(r, c, s.N);
 }
 
-enum Kind { Gmem, Smem, RegTile, Vec4, DoubleBuffer, WarpTile, Async, Tuned, Cublas };
+enum Kind { Gmem, Smem, RegTile, Vec4, DoubleBuffer, WarpTile, Async, Tuned, WarpSpecialized, Cublas };
 
 // The tile shapes of sgemmAsync and sgemmTuned (matMul.cu's Tiles<>): block tile bm x bn, k-tile
 // bk, warp tile wm x wn, rm x rn blocks of 4 x 4 per thread, `stages` shared stages, at least
@@ -58,6 +58,13 @@ constexpr TileCfg kTunedSmall = {64, 128, 16, 32, 64, 2, 2, 4, 4, 1, 0};
 constexpr TileCfg kTunedLarge = {64, 128, 16, 32, 64, 2, 2, 4, 4, 16, 0};
 constexpr long long kTunedLargeFrom = 4096LL * 4096;
 inline TileCfg tuned_cfg(int M, int N) { return (long long)M * N >= kTunedLargeFrom ? kTunedLarge : kTunedSmall; }
+// sgemmWarpSpecialized: the consumers' tiling (128 x 256 tiles, 8 warps of 64 x 64, 16 x 8 sums per
+// thread, 4 stages, blocks in groups of 16 tile rows) and kProducerWarps warps that copy. Where a
+// GPU's shared memory per block cannot hold 4 stages, the same kernel runs with 2
+// (kWarpSpecializedSmall).
+constexpr TileCfg kWarpSpecialized = {128, 256, 16, 64, 64, 4, 2, 4, 1, 16, 0};
+constexpr TileCfg kWarpSpecializedSmall = {128, 256, 16, 64, 64, 4, 2, 2, 1, 16, 0};
+constexpr int kProducerWarps = 4;
 
 struct KernelInfo {
   const char* name;
@@ -69,7 +76,7 @@ constexpr KernelInfo kKernels[] = {
     {"sgemmRegTile", RegTile},            {"sgemmVec4", Vec4},
     {"sgemmDoubleBuffer", DoubleBuffer},  {"sgemmWarpTile", WarpTile},
     {"sgemmAsync", Async},                {"sgemmTuned", Tuned},
-    {"cublasSgemm", Cublas},
+    {"sgemmWarpSpecialized", WarpSpecialized}, {"cublasSgemm", Cublas},
 };
 
 // Our kernels load 4 floats at once (float4) only when every row of A and B starts 16 bytes

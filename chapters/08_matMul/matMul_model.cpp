@@ -218,10 +218,14 @@ static Matrix vec_kernel(const Problem& p, bool double_buffer, bool warp_tile = 
 // into a ring of c.stages stages (whole tiles: each thread's copies at its constant offsets, B in
 // 16-byte pieces; edge tiles: element by element with bounds tests), then each thread's
 // (4 rm) x (4 rn) outputs. Checks that every tile of C is computed by exactly one block.
-static Matrix tiled_kernel(const Problem& p, const lesson::TileCfg& c) {
+// 9. sgemmWarpSpecialized: the same with `copiers` producer threads doing every copy (0: the
+// computing threads copy, as in 7. and 8.).
+static Matrix tiled_kernel(const Problem& p, const lesson::TileCfg& c, int copiers = 0) {
   const Case s = p.s;
   const int nt = c.threads(), lda = c.bm + 4, tiles_m = (s.M + c.bm - 1) / c.bm, tiles_n = (s.N + c.bn - 1) / c.bn;
-  const int wtx = c.wn / (4 * c.rn), ra = 8 * c.bm / nt, bq = c.bn / 4;
+  const int np = copiers ? copiers : nt;  // the threads that copy
+  const int wtx = c.wn / (4 * c.rn), ra = 8 * c.bm / np, bq = c.bn / 4;
+  const bool wide = np >= bq;  // one copy instruction covers whole rows of B
   const bool full = s.M % c.bm == 0 && s.N % c.bn == 0 && s.K % c.bk == 0;
   Matrix C(size_t(s.M) * s.N, kUnset);
   std::vector<Tile> As(c.stages, Tile(size_t(c.bk) * lda, c.bk * c.bm)), Bs(c.stages, Tile(size_t(c.bk) * c.bn, c.bk * c.bn));
@@ -244,25 +248,27 @@ static Matrix tiled_kernel(const Problem& p, const lesson::TileCfg& c) {
     for (int kt = 0; kt * c.bk < s.K; ++kt) {
       const int st = kt % c.stages, k0 = kt * c.bk;
       As[st].clear(), Bs[st].clear();
-      for (int t = 0; t < nt; ++t) {
-        for (int j = 0; j < c.bm * c.bk / nt; ++j) {
+      for (int t = 0; t < np; ++t) {
+        for (int j = 0; j < c.bm * c.bk / np; ++j) {
           int m, k;
           if (full) {
-            m = t / 8 % c.bm + (nt / 8) * (j % ra), k = t % 8 + 8 * (j / ra);
+            m = t / 8 % c.bm + (np / 8) * (j % ra), k = t % 8 + 8 * (j / ra);
           } else {
-            const int e = t + nt * j;
+            const int e = t + np * j;
             m = (e / 8) % c.bm, k = (e / (8 * c.bm)) * 8 + e % 8;
           }
           As[st].put(size_t(k) * lda + m, a_at(bm + m, k0 + k));
         }
         if (full) {
-          for (int j = 0; j < c.bk * c.bn / 4 / nt; ++j) {
-            const int k = t / bq + j * (nt / bq), n = (t % bq) * 4;
+          for (int j = 0; j < c.bk * c.bn / 4 / np; ++j) {
+            const int per_row = wide ? 1 : bq / np;
+            const int k = wide ? t / bq + j * (np / bq) : j / per_row;
+            const int n = wide ? (t % bq) * 4 : 4 * t + np * 4 * (j % per_row);
             for (int q = 0; q < 4; ++q) Bs[st].put(size_t(k) * c.bn + n + q, b_at(k0 + k, bn + n + q));
           }
         } else {
-          for (int j = 0; j < c.bk * c.bn / nt; ++j) {
-            const int e = t + nt * j, k = e / c.bn, n = e % c.bn;
+          for (int j = 0; j < c.bk * c.bn / np; ++j) {
+            const int e = t + np * j, k = e / c.bn, n = e % c.bn;
             Bs[st].put(size_t(k) * c.bn + n, b_at(k0 + k, bn + n));
           }
         }
@@ -306,6 +312,7 @@ static Matrix run(lesson::Kind k, const Problem& p) {
     case lesson::WarpTile: return vec_kernel(p, true, true);
     case lesson::Async: return tiled_kernel(p, lesson::kAsync);
     case lesson::Tuned: return tiled_kernel(p, lesson::tuned_cfg(s.M, s.N));
+    case lesson::WarpSpecialized: return tiled_kernel(p, lesson::kWarpSpecialized, 32 * lesson::kProducerWarps);
     case lesson::Cublas: break;
   }
   Matrix C(size_t(s.M) * s.N, 0.0f);  // cuBLAS: C = A B, by definition

@@ -12,11 +12,13 @@ static std::string cfg_name(const lesson::TileCfg& c) {
 
 // --tune: every shape of kTuneKernels in every block order of kTuneGroups, checked against the
 // FP64 reference and timed beside cuBLAS, at each size; then the 4 fastest at the largest size
-// (and at each size's best) again at `final_n` (0: none). Table: DIR/<gpu>/sgemm_tune.csv.
+// (and at each size's best) again at `final_n` (0: none). Every row records the SM clock its runs
+// ran at (sm_mhz, measured right after them), so that a row timed at a lower clock can be told
+// apart from a slower shape. Table: DIR/<gpu>/sgemm_tune.csv.
 static void run_tune(Runner& run, const cudaDeviceProp& prop, int reps, const std::vector<int>& sizes, int final_n,
                      const std::string& csv_dir) {
   wb::CsvTable table({"config", "bm", "bn", "bk", "wm", "wn", "tm", "tn", "stages", "minb", "group", "pf", "threads",
-                      "regs", "smem_bytes", "n", "time_ms", "tflops", "pct_of_cublas", "min_ms", "max_ms"});
+                      "regs", "smem_bytes", "n", "time_ms", "tflops", "pct_of_cublas", "min_ms", "max_ms", "sm_mhz"});
   const int warmup = std::min(3, reps);
   struct Result {
     size_t kernel;
@@ -30,7 +32,7 @@ static void run_tune(Runner& run, const cudaDeviceProp& prop, int reps, const st
     const wb::Timing tc = wb::time_cuda([&] { run.launch(lesson::Cublas, sq.A, sq.B, sq.C, n, n, n); }, warmup, reps);
     table.add({"cublasSgemm", "", "", "", "", "", "", "", "", "", "", "", "", "", "", std::to_string(n),
                wb::fmt(tc.median_ms, 4), wb::fmt(flop / (tc.median_ms * 1e-3) / 1e12, 2), "100.0",
-               wb::fmt(tc.min_ms, 4), wb::fmt(tc.max_ms, 4)});
+               wb::fmt(tc.min_ms, 4), wb::fmt(tc.max_ms, 4), wb::fmt(tc.sm_mhz, 0)});
     std::vector<Result> results;
     for (size_t i = 0; i < std::size(kTuneKernels); ++i)
       for (int g : kTuneGroups) {
@@ -67,9 +69,11 @@ static void run_tune(Runner& run, const cudaDeviceProp& prop, int reps, const st
                    std::to_string(c.threads()),
                    std::to_string(attr.numRegs), std::to_string(k.smem_bytes), std::to_string(n),
                    wb::fmt(t.median_ms, 4), wb::fmt(flop / (t.median_ms * 1e-3) / 1e12, 2),
-                   wb::fmt(100.0 * tc.median_ms / t.median_ms, 1), wb::fmt(t.min_ms, 4), wb::fmt(t.max_ms, 4)});
-        std::fprintf(stderr, "tune n %d %-40s %3d regs %6.2f TFLOP/s %5.1f%% of cuBLAS\n", n, cfg_name(c).c_str(),
-                     attr.numRegs, flop / (t.median_ms * 1e-3) / 1e12, 100.0 * tc.median_ms / t.median_ms);
+                   wb::fmt(100.0 * tc.median_ms / t.median_ms, 1), wb::fmt(t.min_ms, 4), wb::fmt(t.max_ms, 4),
+                   wb::fmt(t.sm_mhz, 0)});
+        std::fprintf(stderr, "tune n %d %-40s %3d regs %6.2f TFLOP/s %5.1f%% of cuBLAS, %4.0f MHz\n", n,
+                     cfg_name(c).c_str(), attr.numRegs, flop / (t.median_ms * 1e-3) / 1e12,
+                     100.0 * tc.median_ms / t.median_ms, t.sm_mhz);
       }
     std::sort(results.begin(), results.end(), [](const Result& a, const Result& b) { return a.ms < b.ms; });
     return results;

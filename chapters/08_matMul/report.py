@@ -22,14 +22,17 @@ FIGURES = [
 LABELS = {"MatMulKernel_gmem": "`MatMulKernel` (gmem, source)", "MatMulKernel_smem": "`MatMulKernel` (smem, source)",
           "sgemmRegTile": "`sgemmRegTile` (ours)", "sgemmVec4": "`sgemmVec4` (ours)",
           "sgemmDoubleBuffer": "`sgemmDoubleBuffer` (ours)", "sgemmWarpTile": "`sgemmWarpTile` (ours)",
-          "sgemmAsync": "`sgemmAsync` (ours)", "sgemmTuned": "`sgemmTuned` (ours)", "cublasSgemm": "`cublasSgemm`"}
+          "sgemmAsync": "`sgemmAsync` (ours)", "sgemmTuned": "`sgemmTuned` (ours)",
+          "sgemmWarpSpecialized": "`sgemmWarpSpecialized` (ours)", "cublasSgemm": "`cublasSgemm`"}
 SIZES = [1024, 2048, 4096, 8192]
 LATE = ("sgemmWarpTile", "sgemmAsync", "sgemmTuned")  # the steps after sgemmDoubleBuffer
 
 
 def best(q):
-    """Our last step in this GPU's table: sgemmTuned where it was measured, else sgemmDoubleBuffer."""
-    return "sgemmTuned" if any(r["kernel"] == "sgemmTuned" for r in q.rows()) else "sgemmDoubleBuffer"
+    """Our last step in this GPU's table: sgemmWarpSpecialized, sgemmTuned or sgemmDoubleBuffer, the
+    last of them that was measured."""
+    kernels = {r["kernel"] for r in q.rows()}
+    return next(k for k in ("sgemmWarpSpecialized", "sgemmTuned", "sgemmDoubleBuffer") if k in kernels)
 
 
 BEST = "sgemmDoubleBuffer"  # the last step of the tables that predate the three later ones
@@ -94,7 +97,7 @@ def traffic_cell(field, unit_bytes, fmt, fmt_x=fmt_reads):
 
 
 def thread_loads(r, q):
-    if r["kernel"] in ("sgemmAsync", "sgemmTuned"):  # LDGSTS are not global load instructions
+    if r["kernel"] in ("sgemmAsync", "sgemmTuned", "sgemmWarpSpecialized"):  # LDGSTS are not global load instructions
         return "0 (copies: `LDGSTS`)"
     if r["kernel"] in ("sgemmVec4", "sgemmDoubleBuffer", "sgemmWarpTile"):  # 16-byte loads
         return f"{r['thread_loads']:,} × 16 B ({reads(r['thread_loads'], 16):.0f})"
@@ -113,7 +116,8 @@ TABLES = [bench("h100"), bench("h200"),
                     ("MatMulKernel_gmem", "`MatMulKernel` (gmem)"), ("MatMulKernel_smem", "`MatMulKernel` (smem)"),
                     ("sgemmRegTile", "`sgemmRegTile`"), ("sgemmVec4", "`sgemmVec4`"),
                     ("sgemmDoubleBuffer", "`sgemmDoubleBuffer`"), ("sgemmWarpTile", "`sgemmWarpTile`"),
-                    ("sgemmAsync", "`sgemmAsync`"), ("sgemmTuned", "`sgemmTuned`")]],
+                    ("sgemmAsync", "`sgemmAsync`"), ("sgemmTuned", "`sgemmTuned`"),
+                    ("sgemmWarpSpecialized", "`sgemmWarpSpecialized` (H100 only)")]],
                 columns=[Col("kernel", "{label}", "l"), Col("global loads by threads (× read)", thread_loads),
                          Col("32-byte sectors asked of L1 (× read)",
                              lambda r, q: f"{r['l1_sectors']:,} ({fmt_reads(reads(r['l1_sectors'], 32))})"),
@@ -188,7 +192,14 @@ def peak_tflops(q):
 
 def max_error(q, n, gpu):
     """The largest |C - ref| / tolerance of any kernel at n, from the bench's stderr in the workbook log."""
-    m = re.search(rf"n = {n}, largest \|C - ref\| / tolerance:([^\n]*)", q.text("logs/workbook.log", gpu))
+    m = None
+    for log in ("logs/matMul_bench.log", "logs/workbook.log"):  # the bench's own log where there is one
+        try:
+            m = re.search(rf"n = {n}, largest \|C - ref\| / tolerance:([^\n]*)", q.text(log, gpu))
+        except (OSError, DataError):
+            continue
+        if m:
+            break
     if not m:
         raise DataError(q.path("logs/workbook.log", gpu) + f": no error line for n = {n}")
     return max(float(x) for x in re.findall(r"\s(\d+\.\d+)", m.group(1)))
@@ -312,7 +323,44 @@ def late(g):  # the three later steps, their tune and their counters
     ]
 
 
-VALUES = per_gpu("h100") + per_gpu("h200") + late("h100") + late("h200") + [
+def warp_specialized(g):  # step 9: its step over sgemmTuned, alone beside cuBLAS, its counters
+    P = "matMul."
+    def alone(n):
+        return Value(P + f"ws_alone_{n}.{g}", f"matMul_sgemmWarpSpecialized_{n}.csv",
+                     lambda q: (q(kernel="sgemmWarpSpecialized")["tflops"], q(kernel="cublasSgemm")["tflops"],
+                                q(kernel="cublasSgemm")["time_ms"] / q(kernel="sgemmWarpSpecialized")["time_ms"],
+                                q(kernel="sgemmWarpSpecialized")["sm_mhz"], q(kernel="cublasSgemm")["sm_mhz"]),
+                     "{:.2f} against {:.2f} TFLOP/s, {:.3f}× ({:.0f} and {:.0f} MHz)", gpu=g)
+    def ncu(field, fmt):
+        return Value(P + f"ncu_ws_{field}.{g}", NCU,
+                     lambda q: tuple(q(kernel=k)[field] for k in ("sgemmTuned", "sgemmWarpSpecialized", "cublasSgemm")),
+                     fmt, gpu=g)
+    return [
+        Value(P + f"step_ws.{g}", CSV,
+              lambda q: (q(kernel="sgemmWarpSpecialized", n=4096)["tflops"],
+                         q(kernel="sgemmWarpSpecialized", n=4096)["tflops"] / q(kernel="sgemmTuned", n=4096)["tflops"],
+                         vs_cublas(q, "sgemmWarpSpecialized", 4096)), "→ {:.2f} ({:.2f}×, {:.3f}× cuBLAS)", gpu=g),
+        Value(P + f"ws_vs_cublas.{g}", CSV, lambda q: tuple(vs_cublas(q, "sgemmWarpSpecialized", n) for n in SIZES),
+              "{:.3f}×, {:.3f}×, {:.3f}× and {:.3f}×", gpu=g),
+        Value(P + f"ws_1024_blocks.{g}", CSV, lambda q: (1024 // 128) * (1024 // 256), "{}", gpu=g),
+        alone(2048), alone(4096), alone(8192),
+        ncu("stall_barrier", "{:.2f}, {:.2f} and {:.2f}"), ncu("stall_dispatch_stall", "{:.2f}, {:.2f} and {:.2f}"),
+        ncu("stall_long_scoreboard", "{:.2f}, {:.2f} and {:.2f}"), ncu("issue_active_pct", "{:.0f}%, {:.0f}% and {:.0f}%"),
+        ncu("fma_pipe_active_pct", "{:.0f}%, {:.0f}% and {:.0f}%"), ncu("warps_per_sm", "{:.0f}, {:.0f} and {:.0f}"),
+        Value(P + f"tune_mhz_4096.{g}", TUNE, lambda q: span([r["sm_mhz"] for r in q.rows(where=lambda r: r["n"] == 4096)], "{:.0f}", sep="–") + " MHz", gpu=g),
+        Value(P + f"tune_mhz_8192.{g}", TUNE, lambda q: span([r["sm_mhz"] for r in q.rows(where=lambda r: r["n"] == 8192)], "{:.0f}", sep="–") + " MHz", gpu=g),
+        Value(P + f"tune_big_thread_4096.{g}", TUNE,
+              lambda q: max(q(config="cublasSgemm", n=4096)["time_ms"] / r["time_ms"]
+                            for r in q.rows(where=lambda r: r["n"] == 4096 and r["config"] != "cublasSgemm"
+                                            and r["tm"] * r["tn"] == 128)), "{:.3f}×", gpu=g),
+        Value(P + f"ncu_ws_inst.{g}", NCU,
+              lambda q: (q(kernel="sgemmWarpSpecialized")["inst_executed"] / q(kernel="sgemmTuned")["inst_executed"],
+                         q(kernel="sgemmWarpSpecialized")["shared_ld_inst"] / q(kernel="sgemmTuned")["shared_ld_inst"]),
+              "{:.3f}× the instructions and {:.2f}× the shared loads", gpu=g),
+    ]
+
+
+VALUES = per_gpu("h100") + per_gpu("h200") + late("h100") + late("h200") + warp_specialized("h100") + [
     Value("matMul.max_error_1024", CSV, lambda q: max(max_error(q, 1024, g) for g in ("h100", "h200")), "{:.4f}"),
     Value("matMul.max_error_8192", CSV, lambda q: max(max_error(q, 8192, g) for g in ("h100", "h200")), "{:.4f}"),
     Value("matMul.sm_ghz", CSV, lambda q: q.max_sm_mhz() / 1e3, "{:.2f} GHz"),

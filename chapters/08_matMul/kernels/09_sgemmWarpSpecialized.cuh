@@ -1,0 +1,189 @@
+// Step 9: warp specialisation. Step 7's ring of shared stages, filled by producer warps that do
+// nothing else, read by consumer warps that only compute; mbarriers instead of __syncthreads().
+#pragma once
+
+#include "07_sgemmAsync.cuh"  // Tiles<>, cp_async4/16, block_tile, store4
+
+// In steps 7 and 8 every warp copies its share of the next k-tile and then computes, and one
+// __syncthreads() per k-tile makes all of them wait for the slowest (Nsight Compute: the barrier
+// is the largest stall but one, README). Here the two jobs go to different warps of the block:
+// - NPROD producer warps (the last ones) copy k-tiles into a ring of T::STAGES stages with
+//   cp.async and never compute;
+// - T::kThreads consumer threads compute exactly as in step 7 (same tiles, same fragments) and
+//   never copy.
+// Two mbarriers per stage (shared-memory objects with a phase that completes when an expected
+// number of arrivals is reached; PTX ISA, "mbarrier") tell each side when it may go on:
+// - full[s]: each producer thread arrives through cp.async.mbarrier.arrive.noinc, which the
+//   hardware performs when all of that thread's earlier cp.async have landed. When all
+//   32 NPROD have, the stage holds the k-tile and consumers waiting on full[s] go on.
+// - empty[s]: each consumer thread arrives when it has read the stage; when all have, the
+//   producers may refill it.
+// A consumer waits only for its data, and a producer only for the slowest consumer to leave the
+// stage it refills, STAGES - 1 k-tiles behind. The phase of a stage's barrier flips once per use,
+// so the k-tile kt's wait is for parity (kt / STAGES) & 1.
+// Compiled for an architecture below sm_80 (no mbarrier, no cp.async), the same protocol runs on
+// named barriers: the producers store synchronously and `bar.arrive` on full[s]'s barrier, the
+// consumers `bar.sync` on it (and the reverse for empty[s]).
+
+__device__ __forceinline__ unsigned smem_addr(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+__device__ __forceinline__ void mbar_init(unsigned long long* bar, unsigned count) {
+  asm volatile("mbarrier.init.shared.b64 [%0], %1;" ::"r"(smem_addr(bar)), "r"(count) : "memory");
+}
+// This thread's arrival, counted when all of its earlier cp.async have completed. .noinc: the
+// arrival is one of the `count` that mbar_init expects (PTX ISA, cp.async.mbarrier.arrive).
+__device__ __forceinline__ void mbar_arrive_after_copies(unsigned long long* bar) {
+  asm volatile("cp.async.mbarrier.arrive.noinc.shared.b64 [%0];" ::"r"(smem_addr(bar)) : "memory");
+}
+__device__ __forceinline__ void mbar_arrive(unsigned long long* bar) {  // release: my reads of the stage are done
+  asm volatile("{ .reg .b64 state; mbarrier.arrive.shared.b64 state, [%0]; }" ::"r"(smem_addr(bar)) : "memory");
+}
+// Wait until the phase with this parity has completed (acquire: the stage's data is visible).
+// try_wait (sm_90) may suspend the thread for a while; test_wait (sm_80) only tests.
+__device__ __forceinline__ void mbar_wait(unsigned long long* bar, unsigned parity) {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("{ .reg .pred done; WAIT: mbarrier.try_wait.parity.shared.b64 done, [%0], %1; @!done bra WAIT; }" ::"r"(
+                   smem_addr(bar)),
+               "r"(parity)
+               : "memory");
+#else
+  asm volatile("{ .reg .pred done; WAIT: mbarrier.test_wait.parity.shared.b64 done, [%0], %1; @!done bra WAIT; }" ::"r"(
+                   smem_addr(bar)),
+               "r"(parity)
+               : "memory");
+#endif
+}
+#else
+// Named barriers 1 .. 2 STAGES (0 is __syncthreads()'s): bar.arrive counts the caller in without
+// waiting, bar.sync counts it in and waits until `count` threads have.
+__device__ __forceinline__ void named_arrive(int id, int count) {
+  asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(count) : "memory");
+}
+__device__ __forceinline__ void named_sync(int id, int count) {
+  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(count) : "memory");
+}
+#endif
+
+// 9. T: the consumers' tiling (as in step 7); NPROD producer warps after the T::kThreads consumers.
+template <class T, int NPROD, bool kFull>
+__global__ void __launch_bounds__(T::kThreads + 32 * NPROD, T::MINB)
+    sgemmWarpSpecialized(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M,
+                         int N, int K, int group) {
+  extern __shared__ __align__(16) float smem[];
+  constexpr int BM = T::BM, BN = T::BN, BK = T::BK, LDA = BM + T::kPadA, NC = T::kThreads, S = T::STAGES;
+  constexpr int NP = 32 * NPROD;  // producer threads
+  const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
+  int tm, tn;
+  block_tile(group, (M + BM - 1) / BM, (N + BN - 1) / BN, tm, tn);
+  const int bm = tm * BM, bn = tn * BN;
+  const int ktiles = (K + BK - 1) / BK;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  __shared__ unsigned long long full[S], empty[S];
+  if (tid == 0)
+    for (int s = 0; s < S; ++s) mbar_init(&full[s], NP), mbar_init(&empty[s], NC);
+  __syncthreads();  // the barriers are initialised before anyone uses them (the only block-wide wait)
+  auto wait_full = [&](int kt) { mbar_wait(&full[kt % S], (kt / S) & 1); };
+  auto release = [&](int kt) { mbar_arrive(&empty[kt % S]); };
+  auto wait_empty = [&](int kt) { mbar_wait(&empty[kt % S], ((kt / S) - 1) & 1); };  // kt - S has been read
+  auto filled = [&](int kt) { mbar_arrive_after_copies(&full[kt % S]); };
+#else
+  static_assert(2 * S < 16, "named barriers 1 .. 2 STAGES");
+  auto wait_full = [&](int kt) { named_sync(1 + kt % S, NC + NP); };
+  auto release = [&](int kt) {
+    if (kt + S < ktiles) named_arrive(1 + S + kt % S, NC + NP);  // only where a producer will wait for it
+  };
+  auto wait_empty = [&](int kt) { named_sync(1 + S + kt % S, NC + NP); };
+  auto filled = [&](int kt) { named_arrive(1 + kt % S, NC + NP); };
+#endif
+
+  if (warp >= NC / 32) {
+    // Producers. Thread p copies A as in step 7 (element e = p + NP j of the tile: row (e / 8) %
+    // BM, k (e / 8BM) * 8 + e % 8, transposed into As[k][m]) and B in 16-byte pieces of its rows.
+    const int p = tid - NC;
+    constexpr int RA = 8 * BM / NP, kA = BM * BK / NP, kB = BK * BN / 4 / NP;
+    constexpr bool kWide = NP >= BN / 4;  // one copy instruction of the producers covers whole rows of B
+    constexpr int kPerRow = kWide ? 1 : BN / 4 / NP;
+    static_assert(kA * NP == BM * BK && kB * NP * 4 == BK * BN && (8 * BM) % NP == 0 &&
+                      (kWide ? NP % (BN / 4) == 0 : (BN / 4) % NP == 0),
+                  "every producer thread copies the same number of elements");
+    const float* a_src = A + (bm + p / 8 % BM) * K + p % 8;
+    const float* b_src = kWide ? B + (p / (BN / 4)) * N + bn + (p % (BN / 4)) * 4 : B + bn + 4 * p;
+    const int a_dst = (p % 8) * LDA + p / 8 % BM;
+    const int b_dst = BK * LDA + (kWide ? (p / (BN / 4)) * BN + (p % (BN / 4)) * 4 : 4 * p);
+    for (int kt = 0; kt < ktiles; ++kt) {
+      if (kt >= S) wait_empty(kt);
+      float* stage = smem + (kt % S) * T::kStageFloats;
+      const int k0 = kt * BK;
+      if (kFull) {
+#pragma unroll
+        for (int j = 0; j < kA; ++j)
+          cp_async4(stage + a_dst + 8 * (j / RA) * LDA + (NP / 8) * (j % RA),
+                    a_src + (NP / 8) * (j % RA) * K + k0 + 8 * (j / RA), true);
+#pragma unroll
+        for (int j = 0; j < kB; ++j) {
+          const int row = kWide ? j * (NP / (BN / 4)) : j / kPerRow, col = kWide ? 0 : NP * 4 * (j % kPerRow);
+          cp_async16(stage + b_dst + row * BN + col, b_src + (k0 + row) * N + col);
+        }
+      } else {  // edge tiles: element by element, zeros outside the matrices (as in step 7)
+#pragma unroll 1
+        for (int j = 0; j < kA; ++j) {
+          const int e = p + NP * j, m = (e / 8) % BM, k = (e / (8 * BM)) * 8 + e % 8;
+          const bool in = bm + m < M && k0 + k < K;
+          cp_async4(stage + k * LDA + m, in ? A + (bm + m) * K + k0 + k : A, in);
+        }
+#pragma unroll 1
+        for (int j = 0; j < 4 * kB; ++j) {
+          const int e = p + NP * j, k = e / BN, n = e % BN;
+          const bool in = k0 + k < K && bn + n < N;
+          cp_async4(stage + BK * LDA + k * BN + n, in ? B + (k0 + k) * N + bn + n : B, in);
+        }
+      }
+#if !(defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800)
+      __threadfence_block();  // the plain stores above, visible to the block before the arrival
+#endif
+      filled(kt);
+    }
+    cp_async_commit();
+    cp_async_wait<0>();  // nothing in flight when the warp exits
+    return;
+  }
+
+  // Consumers: step 7's fragments and FMAs, one k-tile per wait.
+  const int a0 = (warp / (BN / T::WN)) * T::WM + (lane / T::WTX) * 4;
+  const int b0 = (warp % (BN / T::WN)) * T::WN + (lane % T::WTX) * 4;
+  float acc[4 * T::RM][4 * T::RN] = {};
+  for (int kt = 0; kt < ktiles; ++kt) {
+    wait_full(kt);
+    const float* as = smem + (kt % S) * T::kStageFloats;
+    const float* bs = as + BK * LDA;
+#pragma unroll
+    for (int k = 0; k < BK; ++k) {
+      float a[4 * T::RM], b[4 * T::RN];
+#pragma unroll
+      for (int r = 0; r < T::RM; ++r) {
+        const float4 v = *reinterpret_cast<const float4*>(as + k * LDA + a0 + r * (T::WM / T::RM));
+        a[4 * r] = v.x, a[4 * r + 1] = v.y, a[4 * r + 2] = v.z, a[4 * r + 3] = v.w;
+      }
+#pragma unroll
+      for (int r = 0; r < T::RN; ++r) {
+        const float4 v = *reinterpret_cast<const float4*>(bs + k * BN + b0 + r * (T::WN / T::RN));
+        b[4 * r] = v.x, b[4 * r + 1] = v.y, b[4 * r + 2] = v.z, b[4 * r + 3] = v.w;
+      }
+#pragma unroll
+      for (int i = 0; i < 4 * T::RM; ++i)
+#pragma unroll
+        for (int j = 0; j < 4 * T::RN; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+    }
+    release(kt);
+  }
+#pragma unroll
+  for (int i = 0; i < 4 * T::RM; ++i) {
+    const int r = bm + a0 + (i / 4) * (T::WM / T::RM) + i % 4;
+#pragma unroll
+    for (int h = 0; h < T::RN; ++h)
+      store4<kFull>(C, r, bn + b0 + h * (T::WN / T::RN), M, N,
+                    make_float4(acc[i][4 * h], acc[i][4 * h + 1], acc[i][4 * h + 2], acc[i][4 * h + 3]));
+  }
+}
