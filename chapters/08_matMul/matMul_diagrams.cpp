@@ -219,5 +219,84 @@ int main(int argc, char** argv) {
     d.text(ox, ly + 62, "of A and of B per k are two float4 each.", 11, "start");
     out("ladder_tiles", d);
   }
+
+  // sgemmWarpSpecialized (kernels/09_sgemmWarpSpecialized.cuh) at its tiles (WB_TILES of
+  // lesson::kWarpSpecialized): the producer warps, the ring of stages at the consumers' k-tile
+  // kt = 5, the consumer warps on the block tile of C, and which mbarrier each side waits on.
+  {
+    using T = WB_TILES(lesson::kWarpSpecialized);
+    constexpr int P = lesson::kProducerWarps, NP = 32 * P, NC = T::kThreads;
+    constexpr int kWarpsN = T::BN / T::WN, kConsumers = NC / 32;
+    svg::Doc d(900, 470,
+               "sgemmWarpSpecialized: " + n(P) + " producer warps copy k-tiles into a ring of " + n(T::STAGES) +
+                   " shared stages; " + n(kConsumers) + " consumer warps each compute a " + n(T::WM) + " x " +
+                   n(T::WN) + " tile of the " + n(T::BM) + " x " + n(T::BN) +
+                   " block tile; per stage, mbarrier full[s] completes when the copies have landed and empty[s] "
+                   "when every consumer has read it");
+    d.text(20, 24, "one block: " + n(P) + " producer warps + " + n(kConsumers) + " consumer warps = " + n(NC + NP) +
+                       " threads; no block-wide barrier in the K loop",
+           13, "start", svg::kBlack, true);
+    // producers, left
+    const double px = 20, py0 = 96, pw = 130, ph = 30;
+    d.text(px, 80, "producers", 12, "start", svg::kBlack, true);
+    for (int w = 0; w < P; ++w) {
+      d.rect(px, py0 + w * (ph + 8), pw, ph, svg::kOrange, svg::kBlack, 1);
+      d.text(px + pw / 2, py0 + w * (ph + 8) + 20, "warp " + n(kConsumers + w), 12, "middle");
+    }
+    // the ring, centre: stage st holds the tile t >= kt with t % STAGES == st
+    const int kt = 5;
+    const double rx = 250, ry0 = 96, bw = 120, bh = 58, gap = 12;
+    d.text(rx, 80, "the ring while consumers compute on k-tile " + n(kt), 12, "start", svg::kBlack, true);
+    for (int st = 0; st < T::STAGES; ++st) {
+      int t = kt;
+      while (t % T::STAGES != st) ++t;
+      const bool now = t == kt, refill = t == kt + T::STAGES - 1;
+      const char* fill = now ? svg::kGreen : refill ? svg::kYellow : svg::kLight;
+      const double x = rx + (st % 2) * (bw + gap), y = ry0 + (st / 2) * (bh + gap);
+      d.rect(x, y, bw, bh, fill, svg::kBlack, 1);
+      d.text(x + bw / 2, y + 20, "stage " + n(st), 12, "middle", now ? svg::kWhite : svg::kBlack);
+      d.text(x + bw / 2, y + 40, "tile " + n(t), 13, "middle", now ? svg::kWhite : svg::kBlack, true);
+    }
+    const double ringR = rx + 2 * bw + gap, ringB = ry0 + 2 * bh + gap;
+    // consumers, right: their tiles of C
+    const double cx = 620, cy = 96, sc = 1.0;
+    d.text(cx, 80, "consumers on the " + n(T::BM) + " x " + n(T::BN) + " tile of C", 12, "start", svg::kBlack, true);
+    for (int w = 0; w < kConsumers; ++w) {
+      const double x = cx + (w % kWarpsN) * T::WN * sc / 1, y = cy + (w / kWarpsN) * T::WM * sc;
+      d.rect(x, y, T::WN * sc, T::WM * sc, svg::kSky, svg::kBlack, 1);
+      d.text(x + T::WN * sc / 2, y + T::WM * sc / 2 + 5, "warp " + n(w), 12, "middle");
+    }
+    // the four hand-offs
+    const double mid = ry0 + bh / 2;
+    d.arrow(px + pw + 6, mid, rx - 6, mid, svg::kGreen, 2);
+    d.text((px + pw + rx) / 2, mid - 8, "copy, arrive", 11, "middle");
+    d.arrow(ringR + 6, mid, cx - 6, mid, svg::kGreen, 2);
+    d.text((ringR + cx) / 2, mid - 8, "wait full[s]", 11, "middle");
+    const double low = ringB - bh / 2;
+    d.arrow(cx - 6, low, ringR + 6, low, svg::kVermillion, 2);
+    d.text((ringR + cx) / 2, low + 18, "arrive empty[s]", 11, "middle");
+    d.arrow(rx - 6, low, px + pw + 6, low, svg::kVermillion, 2);
+    d.text((px + pw + rx) / 2, low + 18, "wait empty[s]", 11, "middle");
+    // the counts
+    double ty = 290;
+    d.text(20, ty, "full[s] expects " + n(NP) + " arrivals, one per producer thread: cp.async.mbarrier.arrive.noinc makes "
+                   "the hardware count it", 12, "start");
+    d.text(20, ty + 18, "when that thread's copies into stage s have landed (" + n(T::kALoads * NC / NP) +
+                            " 4-byte copies of A, transposed, and " + n(T::kBLoads16 * NC / NP) +
+                            " 16-byte copies of B per k-tile).",
+           12, "start");
+    d.text(20, ty + 36, "A consumer waits on full[s] for parity (kt / " + n(T::STAGES) +
+                            ") & 1: the phase flips once per use of the stage.",
+           12, "start");
+    d.text(20, ty + 62, "empty[s] expects " + n(NC) + " arrivals, one per consumer thread after its last read of the "
+                        "stage (mbarrier.arrive).",
+           12, "start");
+    d.text(20, ty + 80, "A producer waits on it before it refills the stage with the k-tile " + n(T::STAGES) +
+                            " further on.",
+           12, "start");
+    d.legend(20, 420, {{svg::kGreen, "k-tile kt: the consumers read it"}, {svg::kLight, "next k-tiles: landed or in flight"},
+                       {svg::kYellow, "refilled once empty[s] completes"}}, 11);
+    out("sgemmWarpSpecialized_ring", d);
+  }
   return out.rc;
 }
