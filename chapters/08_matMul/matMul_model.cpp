@@ -218,8 +218,10 @@ static Matrix vec_kernel(const Problem& p, bool double_buffer, bool warp_tile = 
 // into a ring of c.stages stages (whole tiles: each thread's copies at its constant offsets, B in
 // 16-byte pieces; edge tiles: element by element with bounds tests), then each thread's
 // (4 rm) x (4 rn) outputs. Checks that every tile of C is computed by exactly one block.
-// 9. sgemmWarpSpecialized: the same with `copiers` producer threads doing every copy (0: the
-// computing threads copy, as in 7. and 8.).
+// 9. sgemmWarpSpecialized: the same copy and compute index arithmetic with `copiers` producer
+// threads doing every copy (0: the computing threads copy, as in 7. and 8.). The model runs each
+// stage's copies before its compute, in order: it checks which thread copies and computes which
+// element, not the mbarrier protocol (the GPU runs, under the sanitizers, check that).
 static Matrix tiled_kernel(const Problem& p, const lesson::TileCfg& c, int copiers = 0) {
   const Case s = p.s;
   const int nt = c.threads(), lda = c.bm + 4, tiles_m = (s.M + c.bm - 1) / c.bm, tiles_n = (s.N + c.bn - 1) / c.bn;

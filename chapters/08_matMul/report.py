@@ -342,7 +342,6 @@ def warp_specialized(g):  # step 9: its step over sgemmTuned, alone beside cuBLA
                          vs_cublas(q, "sgemmWarpSpecialized", 4096)), "→ {:.2f} ({:.2f}×, {:.3f}× cuBLAS)", gpu=g),
         Value(P + f"ws_vs_cublas.{g}", CSV, lambda q: tuple(vs_cublas(q, "sgemmWarpSpecialized", n) for n in SIZES),
               "{:.3f}×, {:.3f}×, {:.3f}× and {:.3f}×", gpu=g),
-        Value(P + f"ws_1024_blocks.{g}", CSV, lambda q: (1024 // 128) * (1024 // 256), "{}", gpu=g),
         alone(2048), alone(4096), alone(8192),
         ncu("stall_barrier", "{:.2f}, {:.2f} and {:.2f}"), ncu("stall_dispatch_stall", "{:.2f}, {:.2f} and {:.2f}"),
         ncu("stall_long_scoreboard", "{:.2f}, {:.2f} and {:.2f}"), ncu("issue_active_pct", "{:.0f}%, {:.0f}% and {:.0f}%"),

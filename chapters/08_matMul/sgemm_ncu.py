@@ -2,7 +2,8 @@
 """sgemm_ncu.py: what holds our best SGEMM back, next to cuBLAS's own kernel, in Nsight Compute.
 
 Runs `matMul --profile` (one checked launch of each kernel at 4096^3) under ncu for
-sgemmDoubleBuffer, sgemmAsync, sgemmTuned and the kernel that cublasSgemm launches, with the same
+sgemmDoubleBuffer, sgemmAsync, sgemmTuned, sgemmWarpSpecialized and the kernel that cublasSgemm
+launches, with the same
 sections and metrics for each: issue-slot use, FMA-pipe use, instructions, shared-memory loads,
 wavefronts and bank conflicts, and the warp stall reasons (warps stalled per issued instruction).
 Writes one row per kernel (sgemm_ncu.csv); the raw ncu CSV beside it (--raw FILE) if asked.
@@ -10,7 +11,7 @@ Writes one row per kernel (sgemm_ncu.csv); the raw ncu CSV beside it (--raw FILE
 usage: sgemm_ncu.py --program PATH [--probe PATH] [--ncu PATH] (--csv FILE | --csv-dir DIR) [--raw FILE]
        sgemm_ncu.py --from-details NCU_CSV (--csv FILE | --csv-dir DIR --gpu SLUG)
   --from-details reads an ncu `--csv --page details` output of that same command instead of
-  running ncu (how the committed table was made from the device run's raw output).
+  running ncu (e.g. to rebuild a table from a raw output kept with --raw).
 Exit: 0 pass, 1 fail, 77 skip (no GPU, or no ncu; with WORKBOOK_STRICT=1 a skip fails instead).
 """
 import argparse

@@ -18,9 +18,12 @@
 //   32 NPROD have, the stage holds the k-tile and consumers waiting on full[s] go on.
 // - empty[s]: each consumer thread arrives when it has read the stage; when all have, the
 //   producers may refill it.
-// A consumer waits only for its data, and a producer only for the slowest consumer to leave the
-// stage it refills, STAGES - 1 k-tiles behind. The phase of a stage's barrier flips once per use,
-// so the k-tile kt's wait is for parity (kt / STAGES) & 1.
+// A consumer waits only until the k-tile it needs has landed (all producers' copies of it), and a
+// producer only until every consumer has left the stage it refills. An mbarrier's phase flips
+// each time its expected arrivals are complete, so stage s's barriers flip once per use: k-tile
+// kt is the (kt / STAGES)-th use of its stage, and its wait is for parity (kt / STAGES) & 1. The
+// first STAGES k-tiles go into empty stages, so producers wait on empty[s] only from kt = STAGES
+// on, for the use before (parity (kt / STAGES - 1) & 1).
 // Compiled for an architecture below sm_80 (no mbarrier, no cp.async), the same protocol runs on
 // named barriers: the producers store synchronously and `bar.arrive` on full[s]'s barrier, the
 // consumers `bar.sync` on it (and the reverse for empty[s]).
@@ -56,13 +59,14 @@ __device__ __forceinline__ void mbar_wait(unsigned long long* bar, unsigned pari
 #endif
 }
 #else
-// Named barriers 1 .. 2 STAGES (0 is __syncthreads()'s): bar.arrive counts the caller in without
-// waiting, bar.sync counts it in and waits until `count` threads have.
+// Named barriers 1 .. 2 STAGES (0 is __syncthreads()'s): barrier.arrive counts the caller in
+// without waiting, barrier.sync counts it in and waits until `count` threads have. The forms
+// without .aligned (sm_70 on), because producers and consumers reach them in different branches.
 __device__ __forceinline__ void named_arrive(int id, int count) {
-  asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(count) : "memory");
+  asm volatile("barrier.arrive %0, %1;" ::"r"(id), "r"(count) : "memory");
 }
 __device__ __forceinline__ void named_sync(int id, int count) {
-  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(count) : "memory");
+  asm volatile("barrier.sync %0, %1;" ::"r"(id), "r"(count) : "memory");
 }
 #endif
 
@@ -141,7 +145,7 @@ __global__ void __launch_bounds__(T::kThreads + 32 * NPROD, T::MINB)
         }
       }
 #if !(defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800)
-      __threadfence_block();  // the plain stores above, visible to the block before the arrival
+      __threadfence_block();  // orders the plain stores above before the arrival, explicitly
 #endif
       filled(kt);
     }
