@@ -110,7 +110,8 @@ using SgemmFn = void (*)(const float*, const float*, float*, int, int, int, int)
 struct TiledKernel {
   lesson::TileCfg cfg;
   SgemmFn full, edge;
-  int smem_bytes;
+  int smem_bytes;           // dynamic shared memory per block
+  int producer_threads = 0;  // threads beyond cfg.threads() (9.: the producer warps)
 };
 template <class T>
 constexpr lesson::TileCfg cfg_of(int group) {
@@ -124,27 +125,18 @@ static const TiledKernel kTunedSmallKernel = {lesson::kTunedSmall, sgemmTuned<Tu
 static const TiledKernel kTunedLargeKernel = {lesson::kTunedLarge, sgemmTuned<TunedLargeTiles, true>,
                                               sgemmTuned<TunedLargeTiles, false>, TunedLargeTiles::kSmemBytes};
 
-// 9. sgemmWarpSpecialized: consumers in the shape kWarpSpecialized, kProducerWarps producer warps.
+// 9. sgemmWarpSpecialized: consumers in the shape kWarpSpecialized, kProducerWarps producer warps;
+// its 2-stage variant where a GPU's shared memory per block cannot hold 4 stages.
 using WarpSpecTiles = WB_TILES(lesson::kWarpSpecialized);
 using WarpSpecSmallTiles = WB_TILES(lesson::kWarpSpecializedSmall);
-template <class T>
-static bool launch_warp_specialized(int smem_optin, const float* A, const float* B, float* C, int M, int N, int K) {
-  constexpr int P = lesson::kProducerWarps;
-  const bool full = M % T::BM == 0 && N % T::BN == 0 && K % T::BK == 0;
-  const auto f = full ? sgemmWarpSpecialized<T, P, true> : sgemmWarpSpecialized<T, P, false>;
-  cudaFuncAttributes attr{};  // its static shared memory (the mbarriers) counts against the limit too
-  CUDA_CHECK(cudaFuncGetAttributes(&attr, reinterpret_cast<const void*>(f)));
-  if (T::kSmemBytes + int(attr.sharedSizeBytes) > smem_optin) return false;
-  static std::vector<SgemmFn> ready;  // the attribute set once per kernel, outside the timed runs
-  if (std::find(ready.begin(), ready.end(), SgemmFn(f)) == ready.end()) {
-    CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(f), cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    T::kSmemBytes));
-    ready.push_back(f);
-  }
-  const int tiles = ((M + T::BM - 1) / T::BM) * ((N + T::BN - 1) / T::BN);
-  f<<<tiles, T::kThreads + 32 * P, T::kSmemBytes>>>(A, B, C, M, N, K, lesson::kWarpSpecialized.group);
-  return true;
-}
+constexpr int kProducerThreads = 32 * lesson::kProducerWarps;
+static const TiledKernel kWarpSpecKernel = {
+    lesson::kWarpSpecialized, sgemmWarpSpecialized<WarpSpecTiles, lesson::kProducerWarps, true>,
+    sgemmWarpSpecialized<WarpSpecTiles, lesson::kProducerWarps, false>, WarpSpecTiles::kSmemBytes, kProducerThreads};
+static const TiledKernel kWarpSpecSmallKernel = {
+    lesson::kWarpSpecializedSmall, sgemmWarpSpecialized<WarpSpecSmallTiles, lesson::kProducerWarps, true>,
+    sgemmWarpSpecialized<WarpSpecSmallTiles, lesson::kProducerWarps, false>, WarpSpecSmallTiles::kSmemBytes,
+    kProducerThreads};
 
 // The tune's candidates (whole tiles only); each is timed in every block order of kTuneGroups.
 template <int BM, int BN, int BK, int WM, int WN, int RM, int RN, int ST, int MINB, int PF = 0>
@@ -189,18 +181,32 @@ static bool launch_tiled(const TiledKernel& k, int group, int smem_optin, const 
   const lesson::TileCfg& c = k.cfg;
   const bool full = M % c.bm == 0 && N % c.bn == 0 && K % c.bk == 0;
   const SgemmFn f = full ? k.full : k.edge;
-  if (!f || k.smem_bytes > smem_optin) return false;
-  static std::vector<SgemmFn> ready;  // attributes set once per kernel, outside the timed runs
-  if (std::find(ready.begin(), ready.end(), f) == ready.end()) {
-    CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(f), cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    k.smem_bytes));
-    // A hint: as much shared memory as the carveout allows, so that MINB blocks fit beside each other.
-    CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(f),
-                                    cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared));
-    ready.push_back(f);
+  if (!f) return false;
+  // Once per kernel, outside the timed runs (smem_optin is the GPU's, the same on every call):
+  // whether it fits, its static shared memory (9.'s mbarriers) counted with the dynamic, and if
+  // so its attributes set.
+  struct Ready {
+    SgemmFn f;
+    bool fits;
+  };
+  static std::vector<Ready> ready;
+  auto it = std::find_if(ready.begin(), ready.end(), [&](const Ready& r) { return r.f == f; });
+  if (it == ready.end()) {
+    cudaFuncAttributes attr{};
+    CUDA_CHECK(cudaFuncGetAttributes(&attr, reinterpret_cast<const void*>(f)));
+    const bool fits = k.smem_bytes + int(attr.sharedSizeBytes) <= smem_optin;
+    if (fits) {
+      CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(f), cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                      k.smem_bytes));
+      // A hint: as much shared memory as the carveout allows, so that MINB blocks fit beside each other.
+      CUDA_CHECK(cudaFuncSetAttribute(reinterpret_cast<const void*>(f),
+                                      cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared));
+    }
+    it = ready.insert(ready.end(), {f, fits});
   }
+  if (!it->fits) return false;
   const int tiles = ((M + c.bm - 1) / c.bm) * ((N + c.bn - 1) / c.bn);
-  f<<<tiles, c.threads(), k.smem_bytes>>>(A, B, C, M, N, K, group);
+  f<<<tiles, c.threads() + k.producer_threads, k.smem_bytes>>>(A, B, C, M, N, K, group);
   return true;
 }
 
@@ -249,10 +255,10 @@ struct Runner {
         break;
       }
       case lesson::WarpSpecialized:  // 4 stages (99,328 bytes) where they fit, else 2 (49,664 bytes)
-        if (!launch_warp_specialized<WarpSpecTiles>(smem_optin, A, B, C, M, N, K) &&
-            !launch_warp_specialized<WarpSpecSmallTiles>(smem_optin, A, B, C, M, N, K)) {
+        if (!launch_tiled(kWarpSpecKernel, kWarpSpecKernel.cfg.group, smem_optin, A, B, C, M, N, K) &&
+            !launch_tiled(kWarpSpecSmallKernel, kWarpSpecSmallKernel.cfg.group, smem_optin, A, B, C, M, N, K)) {
           std::fprintf(stderr, "sgemmWarpSpecialized: %d bytes of shared memory per block do not fit this GPU\n",
-                       WarpSpecSmallTiles::kSmemBytes);
+                       kWarpSpecSmallKernel.smem_bytes);
           std::exit(wb::kFail);
         }
         break;
@@ -335,7 +341,8 @@ static void run_lesson(Runner& run) {
     // here on every case too (silently: the golden output is the same on every GPU), so that no
     // path of the step goes untested on a GPU that has room for 4.
     CUDA_CHECK(cudaMemset(dC, 0xff, C.size() * sizeof(float)));
-    if (launch_warp_specialized<WarpSpecSmallTiles>(run.smem_optin, dA, dB, dC, s.M, s.N, s.K)) {
+    if (launch_tiled(kWarpSpecSmallKernel, kWarpSpecSmallKernel.cfg.group, run.smem_optin, dA, dB, dC, s.M, s.N,
+                     s.K)) {
       CUDA_CHECK_LAUNCH();
       CUDA_CHECK(cudaMemcpy(C.data(), dC, C.size() * sizeof(float), cudaMemcpyDeviceToHost));
       size_t bad = 0;

@@ -2,7 +2,7 @@
 // nothing else, read by consumer warps that only compute; mbarriers instead of __syncthreads().
 #pragma once
 
-#include "07_sgemmAsync.cuh"  // Tiles<>, cp_async4/16, block_tile, store4
+#include "07_sgemmAsync.cuh"  // Tiles<>, KTileCopy, load_fragments, fma_fragments, store_sums, block_tile
 
 // In steps 7 and 8 every warp copies its share of the next k-tile and then computes, and one
 // __syncthreads() per k-tile makes all of them wait for the slowest (Nsight Compute: the barrier
@@ -103,47 +103,11 @@ __global__ void __launch_bounds__(T::kThreads + 32 * NPROD, T::MINB)
 #endif
 
   if (warp >= NC / 32) {
-    // Producers. Thread p copies A as in step 7 (element e = p + NP j of the tile: row (e / 8) %
-    // BM, k (e / 8BM) * 8 + e % 8, transposed into As[k][m]) and B in 16-byte pieces of its rows.
-    const int p = tid - NC;
-    constexpr int RA = 8 * BM / NP, kA = BM * BK / NP, kB = BK * BN / 4 / NP;
-    constexpr bool kWide = NP >= BN / 4;  // one copy instruction of the producers covers whole rows of B
-    constexpr int kPerRow = kWide ? 1 : BN / 4 / NP;
-    static_assert(kA * NP == BM * BK && kB * NP * 4 == BK * BN && (8 * BM) % NP == 0 &&
-                      (kWide ? NP % (BN / 4) == 0 : (BN / 4) % NP == 0),
-                  "every producer thread copies the same number of elements");
-    const float* a_src = A + (bm + p / 8 % BM) * K + p % 8;
-    const float* b_src = kWide ? B + (p / (BN / 4)) * N + bn + (p % (BN / 4)) * 4 : B + bn + 4 * p;
-    const int a_dst = (p % 8) * LDA + p / 8 % BM;
-    const int b_dst = BK * LDA + (kWide ? (p / (BN / 4)) * BN + (p % (BN / 4)) * 4 : 4 * p);
+    // Producers: the copies of step 7 (KTileCopy), by the NP producer threads alone.
+    const KTileCopy<T, NP> copy(tid - NC, A, B, bm, bn, N, K);
     for (int kt = 0; kt < ktiles; ++kt) {
       if (kt >= S) wait_empty(kt);
-      float* stage = smem + (kt % S) * T::kStageFloats;
-      const int k0 = kt * BK;
-      if (kFull) {
-#pragma unroll
-        for (int j = 0; j < kA; ++j)
-          cp_async4(stage + a_dst + 8 * (j / RA) * LDA + (NP / 8) * (j % RA),
-                    a_src + (NP / 8) * (j % RA) * K + k0 + 8 * (j / RA), true);
-#pragma unroll
-        for (int j = 0; j < kB; ++j) {
-          const int row = kWide ? j * (NP / (BN / 4)) : j / kPerRow, col = kWide ? 0 : NP * 4 * (j % kPerRow);
-          cp_async16(stage + b_dst + row * BN + col, b_src + (k0 + row) * N + col);
-        }
-      } else {  // edge tiles: element by element, zeros outside the matrices (as in step 7)
-#pragma unroll 1
-        for (int j = 0; j < kA; ++j) {
-          const int e = p + NP * j, m = (e / 8) % BM, k = (e / (8 * BM)) * 8 + e % 8;
-          const bool in = bm + m < M && k0 + k < K;
-          cp_async4(stage + k * LDA + m, in ? A + (bm + m) * K + k0 + k : A, in);
-        }
-#pragma unroll 1
-        for (int j = 0; j < 4 * kB; ++j) {
-          const int e = p + NP * j, k = e / BN, n = e % BN;
-          const bool in = k0 + k < K && bn + n < N;
-          cp_async4(stage + BK * LDA + k * BN + n, in ? B + (k0 + k) * N + bn + n : B, in);
-        }
-      }
+      copy.template operator()<kFull>(smem + (kt % S) * T::kStageFloats, kt * BK, A, B, bm, bn, M, N, K);
 #if !(defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800)
       __threadfence_block();  // orders the plain stores above before the arrival, explicitly
 #endif
@@ -165,29 +129,10 @@ __global__ void __launch_bounds__(T::kThreads + 32 * NPROD, T::MINB)
 #pragma unroll
     for (int k = 0; k < BK; ++k) {
       float a[4 * T::RM], b[4 * T::RN];
-#pragma unroll
-      for (int r = 0; r < T::RM; ++r) {
-        const float4 v = *reinterpret_cast<const float4*>(as + k * LDA + a0 + r * (T::WM / T::RM));
-        a[4 * r] = v.x, a[4 * r + 1] = v.y, a[4 * r + 2] = v.z, a[4 * r + 3] = v.w;
-      }
-#pragma unroll
-      for (int r = 0; r < T::RN; ++r) {
-        const float4 v = *reinterpret_cast<const float4*>(bs + k * BN + b0 + r * (T::WN / T::RN));
-        b[4 * r] = v.x, b[4 * r + 1] = v.y, b[4 * r + 2] = v.z, b[4 * r + 3] = v.w;
-      }
-#pragma unroll
-      for (int i = 0; i < 4 * T::RM; ++i)
-#pragma unroll
-        for (int j = 0; j < 4 * T::RN; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+      load_fragments<T>(as, bs, k, a0, b0, a, b);
+      fma_fragments<T>(acc, a, b);
     }
     release(kt);
   }
-#pragma unroll
-  for (int i = 0; i < 4 * T::RM; ++i) {
-    const int r = bm + a0 + (i / 4) * (T::WM / T::RM) + i % 4;
-#pragma unroll
-    for (int h = 0; h < T::RN; ++h)
-      store4<kFull>(C, r, bn + b0 + h * (T::WN / T::RN), M, N,
-                    make_float4(acc[i][4 * h], acc[i][4 * h + 1], acc[i][4 * h + 2], acc[i][4 * h + 3]));
-  }
+  store_sums<T, kFull>(C, acc, bm, bn, a0, b0, M, N);
 }
