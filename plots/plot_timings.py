@@ -425,7 +425,10 @@ def draw_bar(ax, rows, fig):
     ax.set_ylabel(o.get("ylabel", "GB/s (read + write, GB = 1e9)"))
     if o.get("subtitle"):
         ax.set_title(o["subtitle"].format(**rows[0]), fontsize=9)
-    ax.tick_params(axis="x", rotation=30, labelsize=8)
+    # slanted names end under their own bar (right-aligned, rotated about that end), so that a long
+    # name does not run into its neighbour's
+    ax.tick_params(axis="x", labelsize=8)
+    _plt().setp(ax.get_xticklabels(), rotation=30, ha="right", rotation_mode="anchor")
 
 
 def draw_lines(ax, rows, fig):
