@@ -279,16 +279,24 @@ def tuned_large_in_tune(q):
             + ("" if timed_8192 else ", and not timed at 8192³"))
 
 
+def step(k, prev):  # k at 4096³: its TFLOP/s, its gain over the step before, its share of cuBLAS
+    return lambda q: (q(kernel=k, n=4096)["tflops"], q(kernel=k, n=4096)["tflops"] / q(kernel=prev, n=4096)["tflops"],
+                      vs_cublas(q, k, 4096))
+
+
+def alone(name, k, n, g, mhz=False):
+    """k run alone beside cuBLAS at n (matMul_<k>_<n>.csv): both TFLOP/s, cuBLAS's time over k's,
+    and with mhz the SM clock of each."""
+    def f(q):
+        ours, cub = q(kernel=k), q(kernel="cublasSgemm")
+        v = (ours["tflops"], cub["tflops"], cub["time_ms"] / ours["time_ms"])
+        return v + (ours["sm_mhz"], cub["sm_mhz"]) if mhz else v
+    return Value(f"matMul.{name}_{n}.{g}", f"matMul_{k}_{n}.csv", f,
+                 "{:.2f} against {:.2f} TFLOP/s, {:.3f}×" + (" ({:.0f} and {:.0f} MHz)" if mhz else ""), gpu=g)
+
+
 def late(g):  # the three later steps, their tune and their counters
     P = "matMul."
-    def step(k, prev):
-        return lambda q: (q(kernel=k, n=4096)["tflops"], q(kernel=k, n=4096)["tflops"] / q(kernel=prev, n=4096)["tflops"],
-                          vs_cublas(q, k, 4096))
-    def alone(n):
-        return Value(P + f"tuned_alone_{n}.{g}", f"matMul_sgemmTuned_{n}.csv",
-                     lambda q: (q(kernel="sgemmTuned")["tflops"], q(kernel="cublasSgemm")["tflops"],
-                                q(kernel="cublasSgemm")["time_ms"] / q(kernel="sgemmTuned")["time_ms"]),
-                     "{:.2f} against {:.2f} TFLOP/s, {:.3f}×", gpu=g)
     def ncu(k, field, fmt):
         return Value(P + f"ncu_{field}_{k}.{g}", NCU, lambda q: q(kernel=k)[field], fmt, gpu=g)
     return [
@@ -306,7 +314,7 @@ def late(g):  # the three later steps, their tune and their counters
         Value(P + f"tuned_tune_vs_ladder.{g}", TUNE,
               lambda q: (q(config=TUNED_LARGE, n=4096)["tflops"], q(csv=CSV, kernel="sgemmTuned", n=4096)["tflops"]),
               "{:.2f} TFLOP/s in the tune and {:.2f} in the ladder's run", gpu=g),
-        alone(2048), alone(4096), alone(8192),
+        *(alone("tuned_alone", "sgemmTuned", n, g) for n in (2048, 4096, 8192)),
         Value(P + f"tuned_mhz_8192.{g}", CSV, lambda q: q(kernel="sgemmTuned", n=8192)["sm_mhz"], "{:.0f}", gpu=g),
         Value(P + f"cublas_mhz_8192.{g}", CSV, lambda q: q(kernel="cublasSgemm", n=8192)["sm_mhz"], "{:.0f}", gpu=g),
         Value(P + f"tuned_alone_mhz_8192.{g}", "matMul_sgemmTuned_8192.csv", lambda q: q(kernel="sgemmTuned")["sm_mhz"], "{:.0f}", gpu=g),
@@ -325,24 +333,15 @@ def late(g):  # the three later steps, their tune and their counters
 
 def warp_specialized(g):  # step 9: its step over sgemmTuned, alone beside cuBLAS, its counters
     P = "matMul."
-    def alone(n):
-        return Value(P + f"ws_alone_{n}.{g}", f"matMul_sgemmWarpSpecialized_{n}.csv",
-                     lambda q: (q(kernel="sgemmWarpSpecialized")["tflops"], q(kernel="cublasSgemm")["tflops"],
-                                q(kernel="cublasSgemm")["time_ms"] / q(kernel="sgemmWarpSpecialized")["time_ms"],
-                                q(kernel="sgemmWarpSpecialized")["sm_mhz"], q(kernel="cublasSgemm")["sm_mhz"]),
-                     "{:.2f} against {:.2f} TFLOP/s, {:.3f}× ({:.0f} and {:.0f} MHz)", gpu=g)
     def ncu(field, fmt):
         return Value(P + f"ncu_ws_{field}.{g}", NCU,
                      lambda q: tuple(q(kernel=k)[field] for k in ("sgemmTuned", "sgemmWarpSpecialized", "cublasSgemm")),
                      fmt, gpu=g)
     return [
-        Value(P + f"step_ws.{g}", CSV,
-              lambda q: (q(kernel="sgemmWarpSpecialized", n=4096)["tflops"],
-                         q(kernel="sgemmWarpSpecialized", n=4096)["tflops"] / q(kernel="sgemmTuned", n=4096)["tflops"],
-                         vs_cublas(q, "sgemmWarpSpecialized", 4096)), "→ {:.2f} ({:.2f}×, {:.3f}× cuBLAS)", gpu=g),
+        Value(P + f"step_ws.{g}", CSV, step("sgemmWarpSpecialized", "sgemmTuned"), "→ {:.2f} ({:.2f}×, {:.3f}× cuBLAS)", gpu=g),
         Value(P + f"ws_vs_cublas.{g}", CSV, lambda q: tuple(vs_cublas(q, "sgemmWarpSpecialized", n) for n in SIZES),
               "{:.3f}×, {:.3f}×, {:.3f}× and {:.3f}×", gpu=g),
-        alone(2048), alone(4096), alone(8192),
+        *(alone("ws_alone", "sgemmWarpSpecialized", n, g, mhz=True) for n in (2048, 4096, 8192)),
         ncu("stall_barrier", "{:.2f}, {:.2f} and {:.2f}"), ncu("stall_dispatch_stall", "{:.2f}, {:.2f} and {:.2f}"),
         ncu("stall_long_scoreboard", "{:.2f}, {:.2f} and {:.2f}"), ncu("issue_active_pct", "{:.0f}%, {:.0f}% and {:.0f}%"),
         ncu("fma_pipe_active_pct", "{:.0f}%, {:.0f}% and {:.0f}%"), ncu("warps_per_sm", "{:.0f}, {:.0f} and {:.0f}"),
