@@ -278,11 +278,12 @@ struct Runner {
 static int g_failures = 0;
 
 // Runs kernel k on the case's A and B (already on the device) into a poisoned C.
-static void run_into(Runner& run, lesson::Kind k, lesson::Case s, const float* dA, const float* dB, float* dC,
-                     std::vector<float>& h_C) {
+// C of case s into h_C: dC poisoned, `launch` (which writes dC) run, the result copied back.
+template <class Launch>
+static void run_into(lesson::Case s, float* dC, std::vector<float>& h_C, Launch launch) {
   const size_t nc = size_t(s.M) * s.N;
   CUDA_CHECK(cudaMemset(dC, 0xff, nc * sizeof(float)));  // NaN: an unwritten element fails
-  run.launch(k, dA, dB, dC, s.M, s.N, s.K);
+  launch();
   h_C.resize(nc);
   CUDA_CHECK(cudaMemcpy(h_C.data(), dC, nc * sizeof(float), cudaMemcpyDeviceToHost));
 }
@@ -318,13 +319,18 @@ static void run_lesson(Runner& run) {
       for (int k = 0; k < s.K; ++k)
         for (int j = 0; j < s.N; ++j) ref[size_t(i) * s.N + j] += double(A[size_t(i) * s.K + k]) * B[size_t(k) * s.N + j];
 
+    // The elements of C that differ from ref (NaN fails), reported and counted as a failure.
+    auto wrong = [&](const char* what) {
+      size_t bad = 0;
+      for (size_t i = 0; i < C.size(); ++i) bad += !(double(C[i]) == ref[i]);
+      if (bad) std::fprintf(stderr, "MISMATCH: %s on %d x %d x %d: %zu wrong elements\n", what, s.M, s.K, s.N, bad);
+      g_failures += bad != 0;
+      return bad;
+    };
     bool printed = false;
     for (const auto& kern : lesson::kKernels) {
-      run_into(run, kern.kind, s, dA, dB, dC, C);
-      size_t bad = 0;
-      for (size_t i = 0; i < C.size(); ++i) bad += !(double(C[i]) == ref[i]);  // NaN fails
-      if (bad) std::fprintf(stderr, "MISMATCH: %s on %d x %d x %d: %zu wrong elements\n", kern.name, s.M, s.K, s.N, bad);
-      g_failures += bad != 0;
+      run_into(s, dC, C, [&] { run.launch(kern.kind, dA, dB, dC, s.M, s.N, s.K); });
+      const size_t bad = wrong(kern.name);
       if (!printed) {  // the example values come from the source's first kernel on the GPU
         if (c == 0) {
           std::printf("\n");
@@ -340,18 +346,13 @@ static void run_lesson(Runner& run) {
     // sgemmWarpSpecialized's 2-stage variant, which runs only where 4 stages do not fit: checked
     // here on every case too (silently: the golden output is the same on every GPU), so that no
     // path of the step goes untested on a GPU that has room for 4.
-    CUDA_CHECK(cudaMemset(dC, 0xff, C.size() * sizeof(float)));
-    if (launch_tiled(kWarpSpecSmallKernel, kWarpSpecSmallKernel.cfg.group, run.smem_optin, dA, dB, dC, s.M, s.N,
-                     s.K)) {
-      CUDA_CHECK_LAUNCH();
-      CUDA_CHECK(cudaMemcpy(C.data(), dC, C.size() * sizeof(float), cudaMemcpyDeviceToHost));
-      size_t bad = 0;
-      for (size_t i = 0; i < C.size(); ++i) bad += !(double(C[i]) == ref[i]);
-      if (bad)
-        std::fprintf(stderr, "MISMATCH: sgemmWarpSpecialized with 2 stages on %d x %d x %d: %zu wrong elements\n",
-                     s.M, s.K, s.N, bad);
-      g_failures += bad != 0;
-    }
+    bool ran = false;
+    run_into(s, dC, C, [&] {
+      ran = launch_tiled(kWarpSpecSmallKernel, kWarpSpecSmallKernel.cfg.group, run.smem_optin, dA, dB, dC, s.M, s.N,
+                         s.K);
+      if (ran) CUDA_CHECK_LAUNCH();
+    });
+    if (ran) wrong("sgemmWarpSpecialized with 2 stages");
   }
 
   // Source 004's kernels as printed, with its host code's grid: B.width / 16 x A.height / 16.

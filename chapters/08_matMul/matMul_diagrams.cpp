@@ -259,12 +259,12 @@ int main(int argc, char** argv) {
     }
     const double ringR = rx + 2 * bw + gap, ringB = ry0 + 2 * bh + gap;
     // consumers, right: their tiles of C
-    const double cx = 620, cy = 96, sc = 1.0;
+    const double cx = 620, cy = 96;  // one unit per element of C
     d.text(cx, 80, "consumers on the " + n(T::BM) + " x " + n(T::BN) + " tile of C", 12, "start", svg::kBlack, true);
     for (int w = 0; w < kConsumers; ++w) {
-      const double x = cx + (w % kWarpsN) * T::WN * sc / 1, y = cy + (w / kWarpsN) * T::WM * sc;
-      d.rect(x, y, T::WN * sc, T::WM * sc, svg::kSky, svg::kBlack, 1);
-      d.text(x + T::WN * sc / 2, y + T::WM * sc / 2 + 5, "warp " + n(w), 12, "middle");
+      const double x = cx + (w % kWarpsN) * T::WN, y = cy + (w / kWarpsN) * T::WM;
+      d.rect(x, y, T::WN, T::WM, svg::kSky, svg::kBlack, 1);
+      d.text(x + T::WN / 2.0, y + T::WM / 2.0 + 5, "warp " + n(w), 12, "middle");
     }
     // the four hand-offs
     const double mid = ry0 + bh / 2;
