@@ -347,27 +347,23 @@ static void run_bench(Runner& run, const cudaDeviceProp& prop, int reps, const s
     alloc_input(n, &d_in, &d_out, h_in);
     const std::string size = s.rows == s.cols ? std::to_string(s.rows)
                                               : std::to_string(s.rows) + "x" + std::to_string(s.cols);
+    // Checked against the CPU, then timed into the table's row `name`.
+    auto check_and_time = [&](lesson::Kind kind, const char* name) {
+      const size_t bad = check_kernel(run, kind, s.rows, s.cols, d_in, d_out, h_in, h_out);
+      if (bad) {
+        std::fprintf(stderr, "MISMATCH: %s at %s: %zu wrong elements\n", name, size.c_str(), bad);
+        ++g_failures;
+      }
+      table.add(name, {size}, 2.0 * n * sizeof(float),
+                wb::time_cuda([&] { run.launch(kind, d_out, d_in, s.rows, s.cols); }, warmup, reps));
+    };
     for (const auto& k : lesson::kKernels) {
       // copyGmem is the table's 100% and cuBLAS the library peer: timed with any --kernel.
       if (!pick(k.name) && k.kind != lesson::Copy && k.kind != lesson::Sgeam) continue;
-      const size_t bad = check_kernel(run, k.kind, s.rows, s.cols, d_in, d_out, h_in, h_out);
-      if (bad) {
-        std::fprintf(stderr, "MISMATCH: %s at %s: %zu wrong elements\n", k.name, size.c_str(), bad);
-        ++g_failures;
-      }
-      auto t = wb::time_cuda([&] { run.launch(k.kind, d_out, d_in, s.rows, s.cols); }, warmup, reps);
-      table.add(k.name, {size}, 2.0 * n * sizeof(float), t);
+      check_and_time(k.kind, k.name);
     }
     // transposeTiled's body with the other block numbering: what the numbering of transposeTiled buys.
-    if (pick("transposeTiled")) {
-      const size_t bad = check_kernel(run, lesson::TiledColsFirst, s.rows, s.cols, d_in, d_out, h_in, h_out);
-      if (bad) {
-        std::fprintf(stderr, "MISMATCH: transposeTiled_colsFirst at %s: %zu wrong elements\n", size.c_str(), bad);
-        ++g_failures;
-      }
-      table.add("transposeTiled_colsFirst", {size}, 2.0 * n * sizeof(float),
-                wb::time_cuda([&] { run.launch(lesson::TiledColsFirst, d_out, d_in, s.rows, s.cols); }, warmup, reps));
-    }
+    if (pick("transposeTiled")) check_and_time(lesson::TiledColsFirst, "transposeTiled_colsFirst");
     // For scale: the best copy this GPU does (16-byte accesses, common/copy.cuh), same bytes.
     table.add("copy", {size}, 2.0 * n * sizeof(float),
               wb::time_copy(reinterpret_cast<const unsigned*>(d_in), reinterpret_cast<unsigned*>(d_out), n, prop,
