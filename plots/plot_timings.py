@@ -408,6 +408,10 @@ def panels(n):
     return fig, list(axes[0])
 
 
+TAB10 = ["tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple", "tab:brown", "tab:pink", "tab:gray",
+         "tab:olive", "tab:cyan"]
+
+
 def _color(name, colors, default="tab:blue"):
     for k, c in colors.items():
         if name == k or (k.endswith("*") and name.startswith(k[:-1])):
@@ -437,10 +441,19 @@ def draw_lines(ax, rows, fig):
     refs = o.get("references", {})
     xs_in_order = list(dict.fromkeys(r[x] for r in rows))
     pos = (lambda v: v) if o.get("logx") else (lambda v: xs_in_order.index(v))
+    # Solid lines take the tab10 colours that no dashed reference line uses (gray counts as
+    # tab:gray), in order; past the last colour they start again with square markers.
+    taken = {{"gray": "tab:gray", "grey": "tab:gray"}.get(c, c) for c in refs.values()}
+    palette = [c for c in TAB10 if c not in taken]
+    n_solid = 0
     for k in dict.fromkeys(r[series] for r in rows):
         pts = [(pos(r[x]), r[y]) for r in rows if r[series] == k]
         ref = _color(str(k), refs, None)
-        style = {"linestyle": "--", "linewidth": 2.2, "color": ref} if ref else {"marker": "o"}
+        if ref:
+            style = {"linestyle": "--", "linewidth": 2.2, "color": ref}
+        else:
+            style = {"marker": "os"[n_solid // len(palette) % 2], "color": palette[n_solid % len(palette)]}
+            n_solid += 1
         ax.plot([p[0] for p in pts], [p[1] for p in pts], label=k, **style)
     if o.get("logx"):
         ax.set_xscale("log", base=2)
