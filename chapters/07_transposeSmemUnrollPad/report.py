@@ -46,6 +46,7 @@ TABLES = [
           rows=[{"kernel": k, "label": f"`{k}`"} for k in BOOK] + [
               {"kernel": "transposeTiled", "label": "**`transposeTiled` (ours)**"},
               {"kernel": "transposeTiled_colsFirst", "label": "`transposeTiled_colsFirst` (ours, numbered across)"},
+              {"kernel": "transposeTiled_plainLoads", "label": "`transposeTiled_plainLoads` (ours, no L2::256B hint)"},
               {"kernel": "cublasSgeam", "label": "`cublasSgeam`"}, {"kernel": "copy", "label": "`copy` (16-byte)"}],
           columns=[
               Col("kernel", "{label}", "l"), Col("8192² GB/s", at_size("gbps", MID, "{:.0f}", True)),
@@ -170,9 +171,11 @@ VALUES = [
 ]
 
 
-# The three shapes of the targets: ours against cuBLAS and the 16-byte copy, and what the block
-# order buys (transposeTiled over transposeTiled_colsFirst, same kernel body), on each GPU.
-TARGET_SIZES = (MID, BIG, "10000x20000")
+# Ours against each other kernel at every bench shape (medians): what the load hint buys
+# (transposeTiled over transposeTiled_plainLoads, the same kernel without it), what the block order
+# buys (over transposeTiled_colsFirst, the same body numbered across), and where ours stands against
+# cuBLAS and the 16-byte copy; on each GPU.
+SIZES = (SMALL, 4096, MID, BIG, "10000x20000")
 
 
 def ratio(a, b, size):
@@ -184,32 +187,40 @@ def size_label(n):
 
 
 def apart(fast, slow):
-    """At which target sizes every run of `fast` beat every run of `slow` (its slowest run against
+    """At which bench shapes every run of `fast` beat every run of `slow` (its slowest run against
     the other's fastest), and at which their fastest–slowest ranges overlap."""
     def f(q):
-        sep = [n for n in TARGET_SIZES if q(kernel=fast, size=n)["max_ms"] < q(kernel=slow, size=n)["min_ms"]]
-        over = [size_label(n) for n in TARGET_SIZES if n not in sep]
+        sep = [n for n in SIZES if q(kernel=fast, size=n)["max_ms"] < q(kernel=slow, size=n)["min_ms"]]
+        over = [size_label(n) for n in SIZES if n not in sep]
         sep = [size_label(n) for n in sep]
         join = lambda xs: xs[0] if len(xs) == 1 else ", ".join(xs[:-1]) + " and " + xs[-1]
         if not over:
-            return "at all three sizes"
+            return "at every shape"
         if not sep:
-            return "at none of them: the ranges overlap at " + join(over)
+            return "at no shape: the ranges overlap at " + join(over)
         return f"at {join(sep)}; at {join(over)} the ranges overlap"
     return f
 
 
+OVER = [("transposeTiled_plainLoads", "`transposeTiled_plainLoads` (the hint)"),
+        ("transposeTiled_colsFirst", "`transposeTiled_colsFirst` (the numbering)"),
+        ("cublasSgeam", "`cublasSgeam`"), ("copy", "the 16-byte `copy`")]
+
+
+def gains(gpu):
+    return Table(f"transpose.gains.{gpu}", CSV, gpu=gpu, key=("kernel", "size"),
+                 rows=[{"kernel": k, "size": BIG, "label": label} for k, label in OVER],
+                 columns=[Col("`transposeTiled` over", "{label}", "l")] +
+                         [Col(size_label(n), (lambda n: lambda r, q: f"{ratio('transposeTiled', r['kernel'], n)(q):.3f}×")(n))
+                          for n in SIZES])
+
+
+TABLES += [gains("h100")]
 for _g in ("h100", "h200"):
     VALUES += [
         Value(f"transpose.order_apart.{_g}", CSV, apart("transposeTiled", "transposeTiled_colsFirst"), "{}", gpu=_g),
+        Value(f"transpose.hint_apart.{_g}", CSV, apart("transposeTiled", "transposeTiled_plainLoads"), "{}", gpu=_g),
         Value(f"transpose.cublas_apart.{_g}", CSV, apart("transposeTiled", "cublasSgeam"), "{}", gpu=_g),
-        Value(f"transpose.targets_cublas.{_g}", CSV, lambda q: tuple(ratio("transposeTiled", "cublasSgeam", n)(q) for n in TARGET_SIZES),
-              "{:.3f}×, {:.3f}×, {:.3f}×", gpu=_g),
-        Value(f"transpose.targets_copy.{_g}", CSV, lambda q: tuple(ratio("transposeTiled", "copy", n)(q) for n in TARGET_SIZES),
-              "{:.3f}×, {:.3f}×, {:.3f}×", gpu=_g),
-        Value(f"transpose.order_gain.{_g}", CSV,
-              lambda q: tuple(ratio("transposeTiled", "transposeTiled_colsFirst", n)(q) for n in TARGET_SIZES),
-              "{:.3f}×, {:.3f}×, {:.3f}×", gpu=_g),
     ]
 
 

@@ -17,14 +17,16 @@
 //   2. naiveGmem               coalesced reads, strided writes
 //   3. transposeSmem           through a 16 x 32 shared tile: both global sides coalesced, but
 //                              the column read of the tile is a 16-way bank conflict
-//   4. transposeSmemPad        3. with 2 padding words per tile row: conflict-free
+//   4. transposeSmemPad        3. with 2 padding words per tile row: the column read is
+//                              conflict-free by the bank arithmetic
 //   5. transposeSmemUnroll     each block does two tiles side by side (16 x 64)
 //   6. transposeSmemUnrollPad  5. padded (source 004's final kernel)
 //   7. transposeTiled          ours: 64 x 64 tiles, 512 threads, 8 independent loads issued per
 //                              thread before its barrier, conflict-free padding, blocks down
-//                              the input first
+//                              the input first, loads with the PTX hint .L2::256B (sm_80 and up)
 //   8. cublasSgeam             the library peer (C = A^T with beta = 0)
 //   (bench only) transposeTiled_colsFirst  7. with its blocks numbered as in 1 to 6
+//   (bench only) transposeTiled_plainLoads 7. with plain loads, without the .L2::256B hint
 //   (bench only) copy, cudaMemcpy  common/copy.cuh: the best copy kernel and the driver's copy,
 //                              for scale; the table's pct_of_copy is relative to copyGmem, as the
 //                              book measures
@@ -34,6 +36,7 @@
 // Self-check (exit 1 on mismatch): every output element of every kernel on every shape, against a
 // CPU transpose, bit for bit; the output is poisoned first, so an unwritten element fails.
 #include <cublas_v2.h>
+#include <cuda/ptx>
 
 #include <algorithm>
 #include <cstdio>
@@ -136,11 +139,12 @@ __global__ void transposeSmemUnrollPad_004boundary(float* out, const float* in, 
 
 // 7. Ours. A transpose moves each byte once each way, like a copy, so it needs many loads in
 // flight. A block of 32 x ROWS threads moves a TILE x TILE tile: each thread issues all of its
-// TILE*TILE/(32*ROWS) loads before the barrier (they are independent), then all of its stores.
+// TILE*TILE/(32*ROWS) loads (they are independent), then its shared stores, the barrier, and all
+// of its global stores.
 // The program runs TILE 64 with ROWS 16 (transpose_lesson.h: 512 threads, 8 loads each): 16 warps
 // per block to switch among while loads are outstanding, 8 values per thread held in registers.
-// A smaller ROWS gives each thread more loads and the block fewer warps; the committed H100 table
-// times only this choice. Warps read 32 consecutive floats of an input row and write 32
+// A smaller ROWS gives each thread more loads and the block fewer warps; the bench times only
+// this choice. Warps read 32 consecutive floats of an input row and write 32
 // consecutive floats of an output row; the one-word padding makes the column read of the tile
 // conflict-free.
 // The block numbering: blockIdx.x walks down the input (tile rows), blockIdx.y across it, the
@@ -149,17 +153,39 @@ __global__ void transposeSmemUnrollPad_004boundary(float* out, const float* in, 
 // order in which blocks run to the hardware; the bench times the same body with the other
 // numbering, transposeTiled_colsFirst, to show what this one buys (README, "What the block
 // numbering buys").
-template <int TILE, int ROWS>
+// The loads: on sm_80 and newer each is ld.global.nc.L2::256B.f32, the read-only load that __ldg
+// makes (ld.global.nc) with the qualifier .L2::256B, which the PTX ISA describes as a hint to fetch
+// additional data of that size into L2, and as a performance hint only: the values loaded are the
+// same. cuda::ptx (CCCL, shipped with the CUDA Toolkit) has one function per PTX instruction form.
+// The bench times the same kernel without the hint, transposeTiled_plainLoads (README, "What the
+// L2::256B hint buys"). Before sm_80: __ldg.
+template <bool kL2Fetch256>
+__device__ __forceinline__ float load_input(const float* p) {
+#if __CUDA_ARCH__ >= 800
+  if (kL2Fetch256) return cuda::ptx::ld_nc_L2_256B(cuda::ptx::space_global, p);
+#endif
+  return __ldg(p);
+}
+template <int TILE, int ROWS, bool kL2Fetch256>
 __device__ __forceinline__ void transpose_tiled(float* __restrict__ out, const float* __restrict__ in, int rows,
                                                 int cols, int x0, int y0) {  // the tile's first input column, row
   __shared__ float tile[TILE][TILE + 1];
+  // All loads into registers first, then all shared stores, so that no store waits for its load
+  // before every load is issued (written as one loop, nvcc 13.0 places the first shared store
+  // between the first and the second load). Outside the matrix a thread keeps 0, which no thread
+  // reads back.
+  float v[TILE / 32][TILE / ROWS];
 #pragma unroll
   for (int cx = 0; cx < TILE; cx += 32)
 #pragma unroll
     for (int ry = 0; ry < TILE; ry += ROWS) {
       const int r = y0 + ry + threadIdx.y, c = x0 + cx + threadIdx.x;
-      if (r < rows && c < cols) tile[ry + threadIdx.y][cx + threadIdx.x] = in[INDEX(r, c, cols)];
+      v[cx / 32][ry / ROWS] = r < rows && c < cols ? load_input<kL2Fetch256>(in + INDEX(r, c, cols)) : 0.0f;
     }
+#pragma unroll
+  for (int cx = 0; cx < TILE; cx += 32)
+#pragma unroll
+    for (int ry = 0; ry < TILE; ry += ROWS) tile[ry + threadIdx.y][cx + threadIdx.x] = v[cx / 32][ry / ROWS];
   __syncthreads();
 #pragma unroll
   for (int cx = 0; cx < TILE; cx += 32)
@@ -172,13 +198,19 @@ __device__ __forceinline__ void transpose_tiled(float* __restrict__ out, const f
 template <int TILE, int ROWS>
 __global__ void __launch_bounds__(32 * ROWS)
 transposeTiled(float* __restrict__ out, const float* __restrict__ in, const int rows, const int cols) {
-  transpose_tiled<TILE, ROWS>(out, in, rows, cols, blockIdx.y * TILE, blockIdx.x * TILE);
+  transpose_tiled<TILE, ROWS, true>(out, in, rows, cols, blockIdx.y * TILE, blockIdx.x * TILE);
 }
 // (bench only) The same tile in the order of kernels 1 to 6: blockIdx.x walks across the input.
 template <int TILE, int ROWS>
 __global__ void __launch_bounds__(32 * ROWS)
 transposeTiled_colsFirst(float* __restrict__ out, const float* __restrict__ in, const int rows, const int cols) {
-  transpose_tiled<TILE, ROWS>(out, in, rows, cols, blockIdx.x * TILE, blockIdx.y * TILE);
+  transpose_tiled<TILE, ROWS, true>(out, in, rows, cols, blockIdx.x * TILE, blockIdx.y * TILE);
+}
+// (bench only) transposeTiled with plain read-only loads, without the .L2::256B hint.
+template <int TILE, int ROWS>
+__global__ void __launch_bounds__(32 * ROWS)
+transposeTiled_plainLoads(float* __restrict__ out, const float* __restrict__ in, const int rows, const int cols) {
+  transpose_tiled<TILE, ROWS, false>(out, in, rows, cols, blockIdx.y * TILE, blockIdx.x * TILE);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -199,6 +231,12 @@ struct Runner {
       case lesson::SmemUnroll: transposeSmemUnroll<<<grid2, block>>>(out, in, rows, cols); break;
       case lesson::SmemUnrollPad: transposeSmemUnrollPad<<<grid2, block>>>(out, in, rows, cols); break;
       case lesson::Tiled: tiled<lesson::TILED_TILE, lesson::TILED_ROWS>(out, in, rows, cols); break;
+      case lesson::TiledPlainLoads: {
+        constexpr int T = lesson::TILED_TILE;
+        const dim3 grid_rows((rows + T - 1) / T, (cols + T - 1) / T);  // as transposeTiled's
+        transposeTiled_plainLoads<T, lesson::TILED_ROWS><<<grid_rows, dim3(32, lesson::TILED_ROWS)>>>(out, in, rows, cols);
+        break;
+      }
       case lesson::TiledColsFirst: {
         constexpr int T = lesson::TILED_TILE;
         const dim3 grid_cols((cols + T - 1) / T, (rows + T - 1) / T);  // x: tile columns, y: tile rows
@@ -364,6 +402,8 @@ static void run_bench(Runner& run, const cudaDeviceProp& prop, int reps, const s
     }
     // transposeTiled's body with the other block numbering: what the numbering of transposeTiled buys.
     if (pick("transposeTiled")) check_and_time(lesson::TiledColsFirst, "transposeTiled_colsFirst");
+    // transposeTiled without the .L2::256B load hint: what the hint buys.
+    if (pick("transposeTiled")) check_and_time(lesson::TiledPlainLoads, "transposeTiled_plainLoads");
     // For scale: the best copy this GPU does (16-byte accesses, common/copy.cuh), same bytes.
     table.add("copy", {size}, 2.0 * n * sizeof(float),
               wb::time_copy(reinterpret_cast<const unsigned*>(d_in), reinterpret_cast<unsigned*>(d_out), n, prop,

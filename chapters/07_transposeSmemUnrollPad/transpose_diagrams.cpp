@@ -1,7 +1,8 @@
 // Chapter 07's pictures, computed from transpose_lesson.h: the block's tile, the thread-to-element
 // map after the barrier (out_element) and the tile's word layout (tile_word), which the CPU model
 // runs on every shape (its stdout, PASS lines and the boundary count, equals the GPU program's
-// golden file), and chapter 05's bank model (wavefronts). `transposeSmemUnrollPad_diagrams OUTDIR` writes OUTDIR/<name>.svg.
+// golden file), chapter 05's bank model (wavefronts), and transposeTiled's tile (TILED_TILE) with
+// its two block numberings. `transposeSmemUnrollPad_diagrams OUTDIR` writes OUTDIR/<name>.svg.
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -149,6 +150,138 @@ void banks(svg::Writer& out) {
   out("tile_banks", d);
 }
 
+// 3. The two block numberings of transposeTiled's body: which tile each block number reads and
+// writes. The block of blockIdx (bx, by) has number bx + by * gridDim.x; transposeTiled's grid is
+// (tile rows, tile columns) and its block reads input tile (row bx, column by) (the kernel's
+// y0 = blockIdx.x * TILE, x0 = blockIdx.y * TILE; transpose_model.cpp's `down`);
+// transposeTiled_colsFirst's grid is (tile columns, tile rows) and reads input tile (by, bx).
+// Either writes output tile (column, row) of the tile it read.
+struct TilePos {
+  int r, c;
+};
+struct Numbering {
+  const char* kernel;
+  bool down;  // blockIdx.x walks the input's tile rows
+};
+TilePos input_tile(const Numbering& k, int n, int tiles_r, int tiles_c) {
+  const int gx = k.down ? tiles_r : tiles_c, bx = n % gx, by = n / gx;
+  return k.down ? TilePos{bx, by} : TilePos{by, bx};
+}
+// "stacked down tile column 0" or "side by side along tile row 0" for the tiles of blocks 0..n-1.
+std::string strip(const std::vector<TilePos>& t) {
+  bool same_r = true, same_c = true;
+  for (const TilePos& p : t) same_r = same_r && p.r == t[0].r, same_c = same_c && p.c == t[0].c;
+  if (same_c) return "stacked down tile column " + std::to_string(t[0].c);
+  if (same_r) return "side by side along tile row " + std::to_string(t[0].r);
+  return "scattered";
+}
+// "neighbouring pieces of the same input rows (0–63)" or "pieces of different input rows (0–63,
+// 64–127)": the matrix rows that tiles t (of side T) cover.
+std::string rows_of(const std::vector<TilePos>& t, int T, const std::string& matrix) {
+  std::vector<int> bands;
+  for (const TilePos& p : t)
+    if (bands.empty() || bands.back() != p.r) bands.push_back(p.r);
+  if (bands.size() == 1)
+    return "neighbouring pieces of the same " + matrix + " rows (" + range(bands[0] * T, bands[0] * T + T - 1) + ")";
+  std::string s = "pieces of different " + matrix + " rows (";
+  for (size_t i = 0; i < bands.size(); ++i) s += (i ? ", " : "") + range(bands[i] * T, bands[i] * T + T - 1);
+  return s + ")";
+}
+
+void block_numbering(svg::Writer& out) {
+  constexpr int R = 3, C = 4, kHl = 3;                     // input: R x C tiles; blocks 0..kHl-1 highlighted
+  constexpr int T = lesson::TILED_TILE;
+  constexpr double cw = 58, ch = 40, ix = 86, ox = 440;    // tile size in pixels, the grids' left edges
+  constexpr double top = 66, panel_h = 334;
+  const Numbering ks[] = {{"transposeTiled", true}, {"transposeTiled_colsFirst", false}};
+  std::string facts[2][2], rows[2][2];  // [kernel][read, write]
+  for (int k = 0; k < 2; ++k) {
+    std::vector<TilePos> in, outp;
+    for (int n = 0; n < kHl; ++n) {
+      const TilePos p = input_tile(ks[k], n, R, C);
+      in.push_back(p);
+      outp.push_back({p.c, p.r});
+    }
+    facts[k][0] = "input tiles " + strip(in);
+    facts[k][1] = "output tiles " + strip(outp);
+    rows[k][0] = rows_of(in, T, "input");
+    rows[k][1] = rows_of(outp, T, "output");
+  }
+  const std::string tile = std::to_string(T) + " x " + std::to_string(T);
+  svg::Doc d(800, top + 2 * panel_h + 36,
+             "Block numbers of transposeTiled and transposeTiled_colsFirst on an input of " + std::to_string(R) +
+                 " x " + std::to_string(C) + " tiles of " + tile + ": with transposeTiled, blocks 0, 1, 2 read " +
+                 facts[0][0] + " and write " + facts[0][1] + "; with transposeTiled_colsFirst they read " +
+                 facts[1][0] + " and write " + facts[1][1]);
+  d.text(12, 18,
+         "Input " + std::to_string(R * T) + " x " + std::to_string(C * T) + " floats: " + std::to_string(R) + " x " +
+             std::to_string(C) + " tiles of " + tile + ". Each block moves one tile: input tile (row r, column c) → "
+             "output tile (row c, column r).",
+         11, "start");
+  d.text(12, 34,
+         "In each tile: the number of the block that reads it (input) or writes it (output), blockIdx.x + "
+         "blockIdx.y · gridDim.x,",
+         11, "start");
+  d.text(12, 50, "and below it, small, that block's (blockIdx.x, blockIdx.y).", 11, "start");
+
+  for (int k = 0; k < 2; ++k) {
+    const Numbering& K = ks[k];
+    const int gx = K.down ? R : C, gy = K.down ? C : R;
+    const double py = top + k * panel_h;
+    d.line(12, py + 2, 788, py + 2, svg::kGrey, 0.75);
+    d.text(12, py + 22,
+           std::string(K.kernel) + (K.down ? ": blockIdx.x walks down the input (tile rows), blockIdx.y across"
+                                           : " (bench only): blockIdx.x walks across the input (tile columns)"),
+           13, "start", svg::kBlack, true);
+    d.text(12, py + 40,
+           std::string("grid (") + std::to_string(gx) + ", " + std::to_string(gy) + "): " +
+               (K.down ? "input tile (row, column) = (blockIdx.x, blockIdx.y)"
+                       : "input tile (row, column) = (blockIdx.y, blockIdx.x), the numbering of kernels 1 to 6"),
+           11, "start");
+    // Block number of every input tile, then of every output tile.
+    std::vector<int> in_n(size_t(R) * C);
+    for (int n = 0; n < R * C; ++n) {
+      const TilePos p = input_tile(K, n, R, C);
+      in_n[size_t(p.r) * C + p.c] = n;
+    }
+    const double gy0 = py + 88;
+    auto grid = [&](double x0, int nr, int nc, bool input, const std::string& name) {
+      d.text(x0 + nc * cw / 2, gy0 - 24, name + " tile column", 11, "middle", svg::kBlack, true);
+      for (int c = 0; c < nc; ++c) d.text(x0 + (c + 0.5) * cw, gy0 - 7, std::to_string(c), 11);
+      const double mid = gy0 + nr * ch / 2;
+      d.text(x0 - 30, mid, name + " tile row", 11, "middle", svg::kBlack, true,
+             "transform=\"rotate(-90 " + svg::num(x0 - 30) + " " + svg::num(mid) + ")\"");
+      for (int r = 0; r < nr; ++r) d.text(x0 - 8, gy0 + (r + 0.5) * ch + 4, std::to_string(r), 11, "end");
+      for (int r = 0; r < nr; ++r)
+        for (int c = 0; c < nc; ++c) {
+          const int n = input ? in_n[size_t(r) * C + c] : in_n[size_t(c) * C + r];  // output (r, c) is input (c, r)
+          const bool hl = n < kHl;
+          const double x = x0 + c * cw, y = gy0 + r * ch;
+          d.rect(x, y, cw, ch, hl ? svg::kOrange : svg::kWhite, svg::kBlack, 1);
+          d.text(x + cw / 2, y + 18, std::to_string(n), 14, "middle", svg::kBlack, hl);
+          d.text(x + cw / 2, y + 32, "(" + std::to_string(n % gx) + ", " + std::to_string(n / gx) + ")", 9, "middle",
+                 hl ? svg::kBlack : svg::kGrey);
+        }
+    };
+    grid(ix, R, C, true, "input");
+    grid(ox, C, R, false, "output");
+    d.arrow(ix + C * cw + 14, gy0 + ch, ox - 44, gy0 + ch, svg::kBlack, 1.5);
+    d.text((ix + C * cw + ox - 30) / 2, gy0 + ch - 8, "transpose", 11);
+    const double ny = gy0 + R * ch + 20;
+    d.text(ix - 44, ny, "blocks 0, 1, 2 read", 11, "start", svg::kBlack, true);
+    d.text(ix - 44, ny + 16, facts[k][0] + ":", 11, "start");
+    d.text(ix - 44, ny + 32, rows[k][0], 11, "start");
+    const double my = gy0 + C * ch + 20;
+    d.text(ox - 44, my, "and write", 11, "start", svg::kBlack, true);
+    d.text(ox - 44, my + 16, facts[k][1] + ":", 11, "start");
+    d.text(ox - 44, my + 32, rows[k][1], 11, "start");
+  }
+  d.legend(12, top + 2 * panel_h + 4,
+           {{svg::kOrange, "blocks 0, 1, 2: neighbouring block numbers"}, {svg::kWhite, "the other blocks"}}, 11);
+  d.text(788, top + 2 * panel_h + 14, "the hardware chooses the order in which blocks run", 11, "end", svg::kGrey);
+  out("block_numbering", d);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -156,5 +289,6 @@ int main(int argc, char** argv) {
   if (!svg::parse_outdir(argc, argv, out)) return 2;
   remap(out);
   banks(out);
+  block_numbering(out);
   return out.rc;
 }

@@ -54,8 +54,9 @@ inline std::vector<int> column_read_words(int warp, int pad) {
 // and a single column, and one that is.
 constexpr Shape kShapes[] = {{8, 6}, {1023, 777}, {777, 1023}, {1, 4096}, {4096, 1}, {512, 512}};
 
-// TiledColsFirst: transposeTiled's body in the block order of the others (bench only, not in kKernels).
-enum Kind { Copy, Naive, Smem, SmemPad, SmemUnroll, SmemUnrollPad, Tiled, Sgeam, TiledColsFirst };
+// Bench only, not in kKernels: TiledColsFirst, transposeTiled's body in the block order of the
+// others; TiledPlainLoads, transposeTiled without the .L2::256B load hint.
+enum Kind { Copy, Naive, Smem, SmemPad, SmemUnroll, SmemUnrollPad, Tiled, Sgeam, TiledColsFirst, TiledPlainLoads };
 
 struct KernelInfo {
   const char* name;

@@ -76,11 +76,15 @@ static Matrix run(lesson::Kind k, const Matrix& in, int rows, int cols, bool boo
              });
       break;
     case lesson::Tiled:
+    case lesson::TiledPlainLoads:
     case lesson::TiledColsFirst: {
-      // transposeTiled: blockIdx.x walks the tile rows of the input, blockIdx.y its tile columns;
+      // transposeTiled (and transposeTiled_plainLoads, which differs only in a cache hint of its
+      // loads): blockIdx.x walks the tile rows of the input, blockIdx.y its tile columns;
       // transposeTiled_colsFirst the other way round. (x0, y0): the tile's first input column, row.
+      // The kernels also store 0 into the tile for elements outside the matrix, which no thread
+      // reads; the model leaves them unset (NaN), so that a read of one would show as a mismatch.
       const int T = lesson::TILED_TILE, R = lesson::TILED_ROWS;
-      const bool down = k == lesson::Tiled;
+      const bool down = k != lesson::TiledColsFirst;
       const int tiles_r = (rows + T - 1) / T, tiles_c = (cols + T - 1) / T;
       auto origin = [&](int bx, int by, int& x0, int& y0) {
         x0 = (down ? by : bx) * T, y0 = (down ? bx : by) * T;

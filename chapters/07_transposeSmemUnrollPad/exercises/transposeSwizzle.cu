@@ -7,8 +7,9 @@
 // row, so that the 32 elements of any column fall in 32 different banks. Write
 //   tile_index(r, c)    where element (r, c) of the tile lives (host and device), in [0, 1024);
 //   transposeSwizzle    the kernel, accessing the tile only as tile[tile_index(r, c)].
-// Hint: within row r, put column c at position c ^ r (xor). For a fixed c, is r -> c ^ r one to
-// one over r = 0..31? And for a fixed r, c -> c ^ r? (Those are the column read and the row store.)
+// Hint: for a fixed k, c -> c ^ k (xor) is one to one over c = 0..31: a permutation of a row.
+// Which k for row r makes column c land in a different bank in each of the 32 rows? Check both
+// directions: a fixed c over r = 0..31 (the column read) and a fixed r over c (the row store).
 //
 // Judged: every element of every shape, exactly; the chapter's bank model on tile_index (no GPU
 // needed: both the row store and the column load must be 1 wavefront); Nsight Compute's shared
