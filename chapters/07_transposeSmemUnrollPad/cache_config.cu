@@ -15,7 +15,8 @@
 //   2. naiveGmemReadCol  ours, naiveGmem's twin: columns read, rows written. A warp's read touches
 //                        32 sectors of 32 bytes, and the block's next 7 warps read the next floats
 //                        of the same sectors: they hit in L1 only while L1 still holds them, so
-//                        this kernel shows what a smaller L1 costs
+//                        this is the kernel where a smaller L1 could cost time (README: under
+//                        every setting timed, it did not)
 //   3. transposeSmem     source 004's 16 x 32 shared tile (2 KB of static shared memory per block)
 // Settings, each applied to both instantiations of a kernel before it runs:
 //   cudaFuncSetCacheConfig: PreferNone, PreferShared, PreferL1, PreferEqual (carveout left at -1)

@@ -171,9 +171,8 @@ __device__ __forceinline__ void transpose_tiled(float* __restrict__ out, const f
                                                 int cols, int x0, int y0) {  // the tile's first input column, row
   __shared__ float tile[TILE][TILE + 1];
   // All loads into registers first, then all shared stores, so that no store waits for its load
-  // before every load is issued (written as one loop, nvcc 13.0 places the first shared store
-  // between the first and the second load). Outside the matrix a thread keeps 0, which no thread
-  // reads back.
+  // before every load is issued (the SASS rule checks it). Outside the matrix a thread keeps 0,
+  // which no thread reads back.
   float v[TILE / 32][TILE / ROWS];
 #pragma unroll
   for (int cx = 0; cx < TILE; cx += 32)
