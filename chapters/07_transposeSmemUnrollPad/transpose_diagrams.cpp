@@ -155,17 +155,16 @@ void banks(svg::Writer& out) {
 // (tile rows, tile columns) and its block reads input tile (row bx, column by) (the kernel's
 // y0 = blockIdx.x * TILE, x0 = blockIdx.y * TILE; transpose_model.cpp's `down`);
 // transposeTiled_colsFirst's grid is (tile columns, tile rows) and reads input tile (by, bx).
-// Either writes output tile (column, row) of the tile it read.
-struct TilePos {
-  int r, c;
-};
+// Either writes output tile (column, row) of the tile it read. lesson::tiled_input_tile holds the
+// mapping, which the CPU model runs too.
+using lesson::TilePos;
 struct Numbering {
   const char* kernel;
   bool down;  // blockIdx.x walks the input's tile rows
 };
 TilePos input_tile(const Numbering& k, int n, int tiles_r, int tiles_c) {
-  const int gx = k.down ? tiles_r : tiles_c, bx = n % gx, by = n / gx;
-  return k.down ? TilePos{bx, by} : TilePos{by, bx};
+  const int gx = k.down ? tiles_r : tiles_c;
+  return lesson::tiled_input_tile(k.down, n % gx, n / gx);
 }
 // "stacked down tile column 0" or "side by side along tile row 0" for the tiles of blocks 0..n-1.
 std::string strip(const std::vector<TilePos>& t) {

@@ -54,6 +54,15 @@ inline std::vector<int> column_read_words(int warp, int pad) {
 // and a single column, and one that is.
 constexpr Shape kShapes[] = {{8, 6}, {1023, 777}, {777, 1023}, {1, 4096}, {4096, 1}, {512, 512}};
 
+// The input tile (row, column) that block (bx, by) moves in transposeTiled and its bench-only
+// twins: down (transposeTiled, transposeTiled_plainLoads), blockIdx.x walks the tile rows;
+// otherwise (transposeTiled_colsFirst) the tile columns. The kernels compute the same from
+// blockIdx; the CPU model and the block-numbering picture call this.
+struct TilePos {
+  int r, c;
+};
+constexpr TilePos tiled_input_tile(bool down, int bx, int by) { return down ? TilePos{bx, by} : TilePos{by, bx}; }
+
 // Bench only, not in kKernels: TiledColsFirst, transposeTiled's body in the block order of the
 // others; TiledPlainLoads, transposeTiled without the .L2::256B load hint.
 enum Kind { Copy, Naive, Smem, SmemPad, SmemUnroll, SmemUnrollPad, Tiled, Sgeam, TiledColsFirst, TiledPlainLoads };

@@ -87,7 +87,8 @@ static Matrix run(lesson::Kind k, const Matrix& in, int rows, int cols, bool boo
       const bool down = k != lesson::TiledColsFirst;
       const int tiles_r = (rows + T - 1) / T, tiles_c = (cols + T - 1) / T;
       auto origin = [&](int bx, int by, int& x0, int& y0) {
-        x0 = (down ? by : bx) * T, y0 = (down ? bx : by) * T;
+        const lesson::TilePos t = lesson::tiled_input_tile(down, bx, by);
+        x0 = t.c * T, y0 = t.r * T;
       };
       blocks(down ? tiles_r : tiles_c, down ? tiles_c : tiles_r, 32, R,
              [&](int bx, int by, int tx, int ty) {
