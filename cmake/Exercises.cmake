@@ -107,7 +107,8 @@ function(workbook_exercise name)
                    --file ${file} --learner-file ${learner_rel}
                    -- ${CMAKE_COMMAND} --build ${CMAKE_BINARY_DIR} --target ${built} --config $<CONFIG>)
   set_tests_properties(exercise.${name}.build PROPERTIES LABELS exercise TIMEOUT 600
-    FIXTURES_SETUP ex_${name}_built RESOURCE_LOCK workbook_build_tree SKIP_RETURN_CODE 77)
+    FIXTURES_SETUP ex_${name}_built RESOURCE_LOCK workbook_build_tree SKIP_RETURN_CODE 77
+    ENVIRONMENT "WORKBOOK_TEST_NAME=exercise.${name}.build;WORKBOOK_SKIP_DIR=${CMAKE_BINARY_DIR}/skips")
 
   set(args --name ${name} --mode ${WORKBOOK_EXERCISES} --checker $<TARGET_FILE:${target}> --file ${file}
            --learner-file ${learner_rel} --repeat ${EX_REPEAT} --probe $<TARGET_FILE:workbook_probe>

@@ -41,11 +41,16 @@
 #   <name>.badarg.n_zero [cpu]     (TAKES_N) --n 0 is out of the program's range
 #   <name>.badarg.n_too_big [gpu]  (TAKES_N) an --n beyond device memory exits 2
 # A chapter adds its Nsight Compute test with workbook_ncu_test() (below).
-# Exit code 77 (no GPU, or a GPU without what the chapter needs) is reported as skipped, except in
-# strict mode (WORKBOOK_STRICT, or WORKBOOK_STRICT=1 in the environment of ctest): there any
-# test that would skip fails and says why, so that a green run on a GPU machine means every test ran.
-# Strict mode is on by default when configure sees a GPU (nvidia-smi lists one): a machine with a
-# GPU and a broken driver must not report "100% tests passed". -DWORKBOOK_STRICT=OFF turns it off.
+# Exit code 77 (no GPU, a GPU without what the chapter needs, a tool the machine lacks) is reported as
+# skipped, with one line that names the cause and its remedy (scripts/skips.py), and the test
+# command ends with the skips grouped by cause (tests/skip_summary.py, run by ctest through
+# build/CTestCustom.cmake). Strict mode (WORKBOOK_STRICT, or WORKBOOK_STRICT=1 in the environment of
+# ctest) is on by default when configure sees a GPU (nvidia-smi lists one): there a test that would
+# skip because the GPU or its driver is unusable fails and says why, so that a machine with a GPU
+# and a broken driver does not report "100% tests passed"; what the machine lacks or keeps from
+# the user (Nsight Compute, readable counters, compute-sanitizer, a newer GPU, Chromium) stays a
+# skip. WORKBOOK_REQUIRE_TOOLS=1 in the environment (scripts/gpu_check.sh) fails those too.
+# -DWORKBOOK_STRICT=OFF turns strict mode off.
 #
 # Parallel tests. ctest runs tests in parallel under the resource spec build/ctest_resources.json,
 # written here at configure time with one `cpu` slot per logical core of this machine; every test
@@ -77,6 +82,13 @@ file(WRITE ${CMAKE_BINARY_DIR}/ctest_resources.json
 string(REPLACE ";" " " WORKBOOK_ARCHS_TEXT "${CMAKE_CUDA_ARCHITECTURES}")
 include(${CMAKE_CURRENT_LIST_DIR}/Sass.cmake)  # workbook_sass_test(): the `sass` tests (SASS option)
 include(${CMAKE_CURRENT_LIST_DIR}/Tables.cmake)  # the `readme.tables` test: README tables from the CSVs
+
+# The skips of each ctest run, by cause, printed at its end: ctest reads CTestCustom.cmake from the
+# build folder; the pre-test command empties the folder of skip records, the post-test one prints them.
+set(_wb_summary "\"${Python3_EXECUTABLE}\" \"${WORKBOOK_ROOT}/tests/skip_summary.py\"")
+file(WRITE ${CMAKE_BINARY_DIR}/CTestCustom.cmake
+     "set(CTEST_CUSTOM_PRE_TEST [==[${_wb_summary} clear \"${CMAKE_BINARY_DIR}/skips\"]==])\n"
+     "set(CTEST_CUSTOM_POST_TEST [==[${_wb_summary} print \"${CMAKE_BINARY_DIR}/skips\"]==])\n")
 
 find_program(WORKBOOK_COMPUTE_SANITIZER compute-sanitizer
              HINTS ${CUDAToolkit_BIN_DIR} ${CUDAToolkit_BIN_DIR}/../compute-sanitizer)
@@ -129,11 +141,14 @@ function(_workbook_defer_resources)
   endif()
 endfunction()
 
-# Every test that can skip goes through this: it maps exit 77 to "skipped", and in strict mode
-# tells the test (WORKBOOK_STRICT=1) to fail instead.
+# Every test that can skip goes through this: it maps exit 77 to "skipped", tells the test its name
+# and where to record a skip for the run's summary (scripts/skips.py, tests/skip_summary.py), and in
+# strict mode tells it (WORKBOOK_STRICT=1) to fail where a skip means an unusable GPU or driver.
 function(_workbook_skippable name)
   _workbook_defer_resources()
   set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77)
+  set_property(TEST ${name} APPEND PROPERTY ENVIRONMENT
+               WORKBOOK_TEST_NAME=${name} WORKBOOK_SKIP_DIR=${CMAKE_BINARY_DIR}/skips)
   if(WORKBOOK_STRICT)
     set_property(TEST ${name} APPEND PROPERTY ENVIRONMENT WORKBOOK_STRICT=1)
   endif()

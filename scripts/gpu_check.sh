@@ -60,9 +60,10 @@ STEPS=${STEPS:-test_command record serial_vs_parallel old_arch bench extras exer
 has() { [[ " $STEPS " == *" $1 "* ]]; }
 rc=0
 
-# Strict mode: on this machine every test must run; a skip (a broken driver, a missing
-# compute-sanitizer or ncu) fails the run and says why.
-export WORKBOOK_STRICT=1
+# Strict mode, tools required: on this machine every test must run; a skip (a broken driver, a
+# missing compute-sanitizer or ncu, counters closed to this user) fails the run and says why. Only an
+# exercise not attempted and the browser test without Chromium may skip (scripts/skips.py).
+export WORKBOOK_STRICT=1 WORKBOOK_REQUIRE_TOOLS=1
 
 # The slowest tests of a ctest log, and how many ran over 90 s (the limit for an H100).
 slow_tests() {

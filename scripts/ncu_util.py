@@ -9,27 +9,32 @@ as a raw-page CSV, the output CSV's path, and the workbook's skip rule.
                                            # an int, or Run(stdout, kernels=[(name, {key: value})])
     out = csv_path(o, slug, "name")        # o.csv, or <csv-dir>/<slug>/name.csv (folders made)
 
-Exit codes: 0 pass, 1 fail, 77 skip (no GPU, or no ncu); with WORKBOOK_STRICT=1 a skip fails.
+Exit codes: 0 pass, 1 fail, 77 skip (no GPU, no ncu, or counters this user may not read), each
+skip with its remedy; scripts/skips.py says which skips fail under WORKBOOK_STRICT=1 (no GPU does;
+a missing ncu or restricted counters do only under WORKBOOK_REQUIRE_TOOLS=1).
 """
 import csv
 import io
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 from collections import namedtuple
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import skips  # noqa: E402
+
 SKIP = 77
 Run = namedtuple("Run", "stdout kernels")
+# What ncu prints when the driver keeps the performance counters to administrators (the Linux
+# driver's default since 418.43, Windows' since 419.17): NVIDIA's ERR_NVGPUCTRPERM.
+COUNTERS_RESTRICTED = "ERR_NVGPUCTRPERM"
 
 
 def skip(reason):
-    """77 (skipped), or 1 with the reason under WORKBOOK_STRICT=1."""
-    if os.environ.get("WORKBOOK_STRICT", "") not in ("", "0"):
-        print("FAIL (WORKBOOK_STRICT): this test would skip: " + reason)
-        return 1
-    print("SKIPPED: " + reason)
-    return SKIP
+    """77 (skipped, with the remedy), or 1 where this machine must not skip (scripts/skips.py)."""
+    return skips.report(reason)
 
 
 def number(s):
@@ -60,7 +65,7 @@ def start(o):
         slug = probe.stdout.split()[-1] if probe.stdout.split() else slug
     ncu = o.ncu or shutil.which("ncu") or ""
     if not ncu or not os.path.exists(ncu):
-        return skip("Nsight Compute (ncu) not found")
+        return skip("Nsight Compute (ncu) not found" + (f" at {o.ncu}" if o.ncu else ""))
     return slug, ncu
 
 
@@ -80,6 +85,9 @@ def profile(ncu, command, kernels, metrics, optional=None, ncu_args=(), kernel_b
         if prof.returncode == SKIP or "SKIP:" in prof.stderr or "exited with code 77" in said:
             lines = prof.stderr.strip().splitlines()
             return skip(lines[-1] if lines else "the program skipped")
+        if prof.returncode != 0 and COUNTERS_RESTRICTED in said:
+            said_line = next(l for l in said.splitlines() if COUNTERS_RESTRICTED in l)
+            return skip("ncu: " + said_line.replace("==ERROR==", "").strip())
         if prof.returncode != 0:
             print(prof.stdout[-3000:] + prof.stderr[-3000:])
             print(f"FAIL: ncu (or {os.path.basename(command[0])} under it) exited {prof.returncode}")

@@ -42,6 +42,9 @@ import re
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+import skips  # noqa: E402  (why a check skips, its remedy, and whether this machine may skip it)
+
 SKIP = 77
 PASS, FAIL, SKIPPED = "pass", "fail", "skip"
 RACE_SUMMARY = re.compile(r"RACECHECK SUMMARY: (\d+) hazards? displayed \((\d+) errors?, (\d+) warnings?\)")
@@ -52,10 +55,6 @@ NCU_METRICS = {
     "ld_conflicts": "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
     "st_conflicts": "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
 }
-
-
-def strict():
-    return os.environ.get("WORKBOOK_STRICT", "") not in ("", "0")
 
 
 def text(b):
@@ -181,7 +180,7 @@ def check_ncu(o):
     if not ncu or not os.path.exists(ncu):
         return Result(SKIPPED, "Nsight Compute (ncu) not found")
     # ncu_util reports a skip itself (and fails it under strict); ask it not to, and decide here.
-    saved = os.environ.pop("WORKBOOK_STRICT", None)
+    saved = {v: os.environ.pop(v, None) for v in ("WORKBOOK_STRICT", "WORKBOOK_REQUIRE_TOOLS", "WORKBOOK_SKIP_DIR")}
     try:
         import io
         import contextlib
@@ -189,8 +188,7 @@ def check_ncu(o):
         with contextlib.redirect_stdout(buf):
             prof = nu.profile(ncu, [o.checker, "--quick"], "regex:" + o.ncu_bank, NCU_METRICS)
     finally:
-        if saved is not None:
-            os.environ["WORKBOOK_STRICT"] = saved
+        os.environ.update({v: val for v, val in saved.items() if val is not None})
     said = buf.getvalue()
     if prof == SKIP:
         return Result(SKIPPED, last_line(said), said)
@@ -234,7 +232,7 @@ def cmd_check(o):
             print(f"FAIL: the {o.mode} file of {o.name} still says WB_NOT_ATTEMPTED: {line}")
             write_result(o, "fail", results, None)
             return 1
-        print(f"SKIPPED: {line}")
+        skips.announce(line.replace("SKIPPED: ", ""), "not-attempted")
         write_result(o, "not-attempted", results, None)
         return SKIP  # even under WORKBOOK_STRICT: the learner's to do
 
@@ -319,11 +317,8 @@ def cmd_check(o):
 
 
 def skip(reason):
-    if strict():
-        print(f"FAIL (WORKBOOK_STRICT): this test would skip: {reason}")
-        return 1
-    print(f"SKIPPED: {reason}")
-    return SKIP
+    """77 with the cause's remedy, or 1 where this machine must not skip (scripts/skips.py)."""
+    return skips.report(reason)
 
 
 def show_output(results):
@@ -355,8 +350,8 @@ def untouched(o):
 
 
 def not_attempted(o):
-    print(f"SKIPPED: not attempted: edit {o.learner_file or o.file} "
-          "(delete its WB_NOT_ATTEMPTED line and write the TODO)")
+    skips.announce(f"not attempted: edit {o.learner_file or o.file} "
+                   "(delete its WB_NOT_ATTEMPTED line and write the TODO)", "not-attempted")
     return SKIP  # even under WORKBOOK_STRICT: the learner's to do
 
 

@@ -27,15 +27,16 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+import skips  # noqa: E402
+
 SKIP = 77
 
 
 def skip(reason):
-    # Strict mode (WORKBOOK_STRICT) is about the GPU: on a GPU machine a skip of a GPU test hides a
-    # broken driver or tool. This test needs a browser, not a GPU, and the GPU machines have none,
-    # so it stays a skip there; CI installs Chromium and tests/ci_check.py fails a skipped cpu test.
-    print(f"SKIPPED: {reason}")
-    sys.exit(SKIP)
+    # A machine without Chromium lacks it: a skip with its remedy, in strict mode too
+    # (scripts/skips.py); CI installs Chromium and tests/ci_check.py fails a skipped cpu test.
+    sys.exit(skips.announce(reason, "no-browser"))
 
 
 def run(cmd):

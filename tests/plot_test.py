@@ -16,13 +16,11 @@ import tempfile
 stamp, script, data, out = sys.argv[1:5]
 python = open(stamp).read().strip()
 if python.startswith("ERROR"):
-    # No matplotlib on the system and no way to install it (offline): nothing to test with.
-    # Skipped with the reason, or a failure under WORKBOOK_STRICT=1.
-    if os.environ.get("WORKBOOK_STRICT", "") not in ("", "0"):
-        print("FAIL (WORKBOOK_STRICT): this test would skip: no Python with matplotlib: " + python)
-        sys.exit(1)
-    print("SKIPPED: no Python with matplotlib, and none could be installed: " + python)
-    sys.exit(77)
+    # No matplotlib on the system and no way to install it (offline): nothing to test with. A skip
+    # with its remedy (a failure under WORKBOOK_REQUIRE_TOOLS=1: scripts/skips.py).
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+    import skips
+    sys.exit(skips.report("no Python with matplotlib, and none could be installed: " + python, "no-matplotlib"))
 
 # The declared figures (chapters/*/report.py) and the figure size, from the plot script itself (run
 # by the Python that plots).

@@ -17,9 +17,11 @@
                                           run every chapter in order, writing timing CSVs
 
 Exit codes: 0 pass, 1 fail, 77 skip (CTest's SKIP_RETURN_CODE). A program that exits 77 (no GPU,
-or a GPU without what it needs) makes its test a skip, never a pass. With WORKBOOK_STRICT=1 in the
-environment (scripts/gpu_check.sh, or -DWORKBOOK_STRICT=ON) a test that would skip fails instead and
-says why: on a GPU machine, a broken driver or a missing tool must not read as green.
+or a GPU without what it needs) makes its test a skip, never a pass. A skip prints one line with its
+cause and its remedy (scripts/skips.py). With WORKBOOK_STRICT=1 in the environment (configure saw a
+GPU, or -DWORKBOOK_STRICT=ON) a skip that means the GPU or its driver is unusable fails instead and
+says why; what the machine lacks (compute-sanitizer, a GPU as new as a chapter needs) stays a skip,
+unless WORKBOOK_REQUIRE_TOOLS=1 (scripts/gpu_check.sh) requires it too.
 """
 import argparse
 import datetime
@@ -29,6 +31,9 @@ import os
 import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+import skips  # noqa: E402  (why a test skips, its remedy, and whether this machine may skip it)
 
 SKIP = 77
 
@@ -48,17 +53,10 @@ def show(proc):
             sys.stdout.write("\n")
 
 
-def strict():
-    return os.environ.get("WORKBOOK_STRICT", "") not in ("", "0")
-
-
 def skip(reason):
-    """Report a skip (exit 77), or in strict mode a failure that names the reason."""
-    if strict():
-        print(f"FAIL (WORKBOOK_STRICT): this test would skip: {reason}")
-        sys.exit(1)
-    print(f"SKIPPED: {reason}")
-    sys.exit(SKIP)
+    """Report a skip (exit 77) with its remedy, or, where this machine must not skip it (strict mode,
+    scripts/skips.py), a failure that names the reason."""
+    sys.exit(skips.report(reason))
 
 
 def skip_if_77(proc, what):
@@ -136,7 +134,8 @@ def cmd_sanitize(opts, cmd):
     probe = run([opts.probe])
     skip_if_77(probe, "workbook_probe")
     if not opts.sanitizer or not os.path.exists(opts.sanitizer):
-        skip("compute-sanitizer not found (configure found none)")
+        skip("compute-sanitizer not found (configure found none)" if not opts.sanitizer
+             else f"compute-sanitizer not found at {opts.sanitizer}")
     extra = {"memcheck": ["--leak-check", "full"], "racecheck": ["--racecheck-report", "all"],
              "synccheck": [], "initcheck": []}[opts.tool]
     proc = run([opts.sanitizer, "--tool", opts.tool, "--error-exitcode", "86"] + extra + cmd)

@@ -11,10 +11,13 @@ runner = sys.argv[1]
 py = sys.executable
 
 
-def rc_of(*args, strict=False):
-    env = {k: v for k, v in os.environ.items() if k != "WORKBOOK_STRICT"}
+def rc_of(*args, strict=False, require_tools=False):
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("WORKBOOK_STRICT", "WORKBOOK_REQUIRE_TOOLS", "WORKBOOK_SKIP_DIR")}
     if strict:
         env["WORKBOOK_STRICT"] = "1"
+    if require_tools:
+        env["WORKBOOK_REQUIRE_TOOLS"] = "1"
     return subprocess.run([py, runner, *args], stdout=subprocess.DEVNULL, env=env).returncode
 
 
@@ -89,16 +92,19 @@ with tempfile.TemporaryDirectory() as d:
         cases.append(name)
         if got != want:
             failures.append(name)
-    # Strict mode: every way of skipping fails instead.
+    # Strict mode: a skip that means no usable GPU fails instead; a missing tool stays a skip (what the
+    # learner's machine lacks), unless WORKBOOK_REQUIRE_TOOLS=1 (scripts/gpu_check.sh) requires it.
+    missing_sanitizer = ["sanitize", "--tool", "memcheck", "--sanitizer", "", "--probe", probe, "--", *prog(0)]
     strict_cases = [
-        ("strict golden skip", ["golden", "--expected", exp, "--", *prog(77, "", "no GPU")], 1),
-        ("strict exit-code skip", ["exit-code", "--rc", "2", "--stderr=x", "--", *prog(77, "", "no GPU")], 1),
-        ("strict sanitizer missing", ["sanitize", "--tool", "memcheck", "--sanitizer", "", "--probe", probe,
-                                      "--", *prog(0)], 1),
-        ("strict still passes", ["golden", "--expected", exp, "--", *prog(0)], 0),
+        ("strict golden skip", ["golden", "--expected", exp, "--", *prog(77, "", "no CUDA device")], 1, False),
+        ("strict exit-code skip", ["exit-code", "--rc", "2", "--stderr=x", "--", *prog(77, "", "no CUDA device")], 1, False),
+        ("strict skip of unknown cause", ["golden", "--expected", exp, "--", *prog(77, "", "no GPU")], 1, False),
+        ("strict sanitizer missing: a skip", missing_sanitizer, 77, False),
+        ("require-tools sanitizer missing: fails", missing_sanitizer, 1, True),
+        ("strict still passes", ["golden", "--expected", exp, "--", *prog(0)], 0, False),
     ]
-    for name, args, want in strict_cases:
-        got = rc_of(*args, strict=True)
+    for name, args, want, require in strict_cases:
+        got = rc_of(*args, strict=True, require_tools=require)
         print(f"{'ok' if got == want else 'WRONG':5} {name}: exit {got} (want {want})")
         cases.append(name)
         if got != want:
