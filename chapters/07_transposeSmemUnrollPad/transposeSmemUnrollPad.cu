@@ -156,13 +156,23 @@ __global__ void transposeSmemUnrollPad_004boundary(float* out, const float* in, 
 // The loads: on sm_80 and newer each is ld.global.nc.L2::256B.f32, the read-only load that __ldg
 // makes (ld.global.nc) with the qualifier .L2::256B, which the PTX ISA describes as a hint to fetch
 // additional data of that size into L2, and as a performance hint only: the values loaded are the
-// same. cuda::ptx (CCCL, shipped with the CUDA Toolkit) has one function per PTX instruction form.
+// same. cuda::ptx (CCCL, shipped with the CUDA Toolkit) has one function per PTX instruction form;
+// its ld_nc_L2_256B first ships with CCCL 3.0 (CUDA 13.0), so an older toolkit (CUDA 12.4's CCCL
+// 2.3) gets the same instruction written as inline PTX, as CCCL writes it.
 // The bench times the same kernel without the hint, transposeTiled_plainLoads (README, "What the
 // L2::256B hint buys"). Before sm_80: __ldg.
 template <bool kL2Fetch256>
 __device__ __forceinline__ float load_input(const float* p) {
 #if __CUDA_ARCH__ >= 800
+#if CCCL_MAJOR_VERSION >= 3
   if (kL2Fetch256) return cuda::ptx::ld_nc_L2_256B(cuda::ptx::space_global, p);
+#else
+  if (kL2Fetch256) {
+    unsigned bits;
+    asm("ld.global.nc.L2::256B.b32 %0, [%1];" : "=r"(bits) : "l"(__cvta_generic_to_global(p)) : "memory");
+    return __uint_as_float(bits);
+  }
+#endif
 #endif
   return __ldg(p);
 }
