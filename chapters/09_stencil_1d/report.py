@@ -307,5 +307,6 @@ FIGURES = globals().get("FIGURES", []) + [  # after any declarations above in th
     Figure("constant_divergence", CD, ["experiment", "kernel", "distinct", "stride_bytes", "footprint_bytes",
                                        "cycles_per_read"],
            "Chapter 09 constant_divergence: one warp's dependent reads, __constant__ vs __ldg vs plain loads", "figure",
-           draw=draw_cd, numeric=["cycles_per_read", "distinct", "footprint_bytes"]),
+           draw=draw_cd, numeric=["cycles_per_read", "distinct", "footprint_bytes"],
+           made_by="chapters/09_stencil_1d/gpu_extras.sh"),
 ]
