@@ -218,7 +218,7 @@ def gains(gpu):
                           for n in SIZES])
 
 
-TABLES += [gains("h100")]
+TABLES += [gains("h100"), gains("h200")]
 for _g in ("h100", "h200"):
     VALUES += [
         Value(f"transpose.order_apart.{_g}", CSV, apart("transposeTiled", "transposeTiled_colsFirst"), "{}", gpu=_g),
