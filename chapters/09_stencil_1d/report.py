@@ -184,7 +184,7 @@ def constant_l1(q, gpu=None):
 
 
 def per_address(q):
-    """Extra cycles per extra distinct address (one cache line): the slope from k = 1 to k = 32."""
+    """Extra cycles per extra distinct address (4 bytes apart): the slope from k = 1 to k = 32."""
     one = q(experiment="divergence", kernel="constant", distinct=1, stride_bytes=4)["cycles_per_read"]
     all32 = q(experiment="divergence", kernel="constant", distinct=32, stride_bytes=4)["cycles_per_read"]
     return (all32 - one) / 31
