@@ -181,10 +181,6 @@ VALUES = [
 SIZES = (SMALL, 4096, MID, BIG, "10000x20000")
 
 
-def ratio(a, b, size):
-    return lambda q: q(kernel=a, size=size)["gbps"] / q(kernel=b, size=size)["gbps"]
-
-
 def size_label(n):
     return f"{n}²" if isinstance(n, int) else n.replace("x", " × ")
 
@@ -210,15 +206,15 @@ OVER = [("transposeTiled_plainLoads", "`transposeTiled_plainLoads` (the hint)"),
         ("cublasSgeam", "`cublasSgeam`"), ("copy", "the 16-byte `copy`")]
 
 
-def gains(gpu):
-    return Table(f"transpose.gains.{gpu}", CSV, gpu=gpu, key=("kernel", "size"),
+def gains_cell(n):
+    """transposeTiled over the row's kernel at shape n, "H100 / H200"."""
+    return lambda r, q: " / ".join(f"{q(gpu=g, kernel='transposeTiled', size=n)['gbps'] / q(gpu=g, kernel=r['kernel'], size=n)['gbps']:.3f}×"
+                                   for g in ("h100", "h200"))
+
+
+TABLES += [Table("transpose.gains", CSV, gpu="h100", key=("kernel", "size"),
                  rows=[{"kernel": k, "size": BIG, "label": label} for k, label in OVER],
-                 columns=[Col("`transposeTiled` over", "{label}", "l")] +
-                         [Col(size_label(n), (lambda n: lambda r, q: f"{ratio('transposeTiled', r['kernel'], n)(q):.3f}×")(n))
-                          for n in SIZES])
-
-
-TABLES += [gains("h100")]
+                 columns=[Col("`transposeTiled` over", "{label}", "l")] + [Col(size_label(n), gains_cell(n)) for n in SIZES])]
 for _g in ("h100", "h200"):
     VALUES += [
         Value(f"transpose.order_apart.{_g}", CSV, apart("transposeTiled", "transposeTiled_colsFirst"), "{}", gpu=_g),

@@ -28,10 +28,10 @@ SIZES = [1024, 2048, 4096, 8192]
 LATE = ("sgemmWarpTile", "sgemmAsync", "sgemmTuned")  # the steps after sgemmDoubleBuffer
 
 
-def best(q):
+def best(q, gpu=None):
     """Our last step in this GPU's table: sgemmWarpSpecialized, sgemmTuned or sgemmDoubleBuffer, the
     last of them that was measured."""
-    kernels = {r["kernel"] for r in q.rows()}
+    kernels = {r["kernel"] for r in q.rows(gpu=gpu)}
     return next(k for k in ("sgemmWarpSpecialized", "sgemmTuned", "sgemmDoubleBuffer") if k in kernels)
 
 
@@ -117,7 +117,7 @@ TABLES = [bench("h100"), bench("h200"),
                     ("sgemmRegTile", "`sgemmRegTile`"), ("sgemmVec4", "`sgemmVec4`"),
                     ("sgemmDoubleBuffer", "`sgemmDoubleBuffer`"), ("sgemmWarpTile", "`sgemmWarpTile`"),
                     ("sgemmAsync", "`sgemmAsync`"), ("sgemmTuned", "`sgemmTuned`"),
-                    ("sgemmWarpSpecialized", "`sgemmWarpSpecialized` (H100 only)")]],
+                    ("sgemmWarpSpecialized", "`sgemmWarpSpecialized`")]],
                 columns=[Col("kernel", "{label}", "l"), Col("global loads by threads (× read)", thread_loads),
                          Col("32-byte sectors asked of L1 (× read)",
                              lambda r, q: f"{r['l1_sectors']:,} ({fmt_reads(reads(r['l1_sectors'], 32))})"),
@@ -180,6 +180,27 @@ def ncu_render(q):
 
 TABLES += [Table(f"matMul.{name}.{g}", csv, gpu=g, render=render)
            for g in ("h100", "h200") for name, csv, render in (("tune", TUNE, tune_render), ("ncu", NCU, ncu_render))]
+
+# The counters of the ncu table's rows (not the time, not the stall rows), with the row's label.
+NCU_COUNTERS = {"registers": "registers", "warps_per_sm": "warps per SM", "issue_active_pct": "issue slots used",
+                "fma_pipe_active_pct": "FMA pipe busy", "inst_executed": "instructions",
+                "inst_fma_pipe": "instructions on the FMA pipe", "shared_ld_inst": "shared load instructions",
+                "smem_ld_wavefronts": "shared load wavefronts", "smem_wavefronts": "shared wavefronts",
+                "smem_bank_conflicts": "shared bank conflicts"}
+
+
+def ncu_gpus_agree(q):
+    """How far the H200's ncu counters are from the H100's: the largest relative gap (%), its kernel and
+    counter, and the largest of the rest."""
+    gaps = sorted((abs(q(gpu="h200", kernel=r["kernel"])[c] / r[c] - 1) * 100, r["kernel"], label)
+                  for r in q.rows(gpu="h100") for c, label in NCU_COUNTERS.items() if r[c])
+    return gaps[-1] + (gaps[-2][0],)
+
+
+def ncu_stalls_agree(q):
+    """The largest difference between the GPUs in any stall row of the ncu table (cycles per instruction)."""
+    fields = ["warp_cycles_per_issue"] + [k for k in q.rows(gpu="h100")[0] if k.startswith("stall_")]
+    return max(abs(q(gpu="h200", kernel=r["kernel"])[f] - r[f]) for r in q.rows(gpu="h100") for f in fields)
 
 
 # ---------------------------------------------------------------------------------------------- values
@@ -358,7 +379,13 @@ def warp_specialized(g):  # step 9: its step over sgemmTuned, alone beside cuBLA
     ]
 
 
-VALUES = per_gpu("h100") + per_gpu("h200") + late("h100") + late("h200") + warp_specialized("h100") + [
+VALUES = per_gpu("h100") + per_gpu("h200") + late("h100") + late("h200") + warp_specialized("h100") + warp_specialized("h200") + [
+    # the top README's headline row: one name where both GPUs' fastest is the same kernel
+    Value("matMul.best_name", CSV, lambda q: (lambda a, b: f"`{a}`" if a == b else f"H200: `{b}`; H100: `{a}`")(
+        best(q, "h100"), best(q, "h200"))),
+    Value("matMul.ncu_gpus_agree", NCU, ncu_gpus_agree,
+          "{:.1f}% (the largest gap: `{}`'s {}; every other counter within {:.1f}%)"),
+    Value("matMul.ncu_stalls_agree", NCU, ncu_stalls_agree, "±{:.2f}"),
     Value("matMul.max_error_1024", CSV, lambda q: max(max_error(q, 1024, g) for g in ("h100", "h200")), "{:.4f}"),
     Value("matMul.max_error_8192", CSV, lambda q: max(max_error(q, 8192, g) for g in ("h100", "h200")), "{:.4f}"),
     Value("matMul.sm_ghz", CSV, lambda q: q.max_sm_mhz() / 1e3, "{:.2f} GHz"),

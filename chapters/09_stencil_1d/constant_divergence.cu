@@ -15,8 +15,8 @@
 //   2. chaseLdg       table[] in global memory, read with __ldg (the read-only path, LDG.CONSTANT)
 //   3. chaseGlobal    table[] in global memory, plain loads (LDG)
 // Experiment "divergence": lane l chases a self-loop at word (l % k) * stride: k distinct addresses
-//   per warp read, k = 1, 2, 4, 8, 16, 32, with the addresses 4 bytes apart (one cache line) or
-//   256 bytes apart (k lines).
+//   per warp read, k = 1, 2, 4, 8, 16, 32, with the addresses 4 bytes apart (all within 128 bytes)
+//   or 256 bytes apart (k x 256 bytes; no run here measures a cache line's size).
 // Experiment "footprint": every lane follows the same cycle through F bytes, one word every 64
 //   bytes, F = 512 B .. 64 KB (the whole constant space), after one untimed pass that warms the
 //   caches: the time per read steps up where F outgrows a cache level.

@@ -5,7 +5,7 @@
 namespace cd_cases {
 
 constexpr int kLanes = 32;
-constexpr int kStrideBytes[] = {4, 256};       // the k addresses 4 B apart (one line) or 256 B apart (k lines)
+constexpr int kStrideBytes[] = {4, 256};       // the k addresses 4 B apart (within 128 B) or 256 B apart
 constexpr int kDistinct[] = {1, 2, 4, 8, 16, 32};  // k: distinct addresses per warp-wide read
 
 // Lane l sits on a word that points to itself: word (l mod k) * stride, so one warp read asks for

@@ -47,7 +47,30 @@ WORK = [("store + __threadfence", "store + `__threadfence()`"), ("store + __thre
         ("__threadfence only", "`__threadfence()` only, no store"), ("__threadfence_system only", "`__threadfence_system()` only"),
         ("kernel boundary (graph of launches)", "one-thread kernel in a graph (per launch, boundary included)")]
 W_DEV, W_SYS, W_DEV0, W_SYS0, W_K = [w for w, _ in WORK]
-RERUN = "logs/memoryFence_domains_rerun.csv"
+# Where the domain changes a fence's price beside the writer by more than this, the cell is bold.
+DOMAIN_EFFECT = 0.2
+# The domain table's store + __threadfence baseline runs the fence table's one-warp loopThreadfence
+# loop; where the two disagree by more than this, the baseline is marked † and no ratio is taken on it.
+DISAGREE = 0.1
+
+
+def dev_store_pair(q, g):
+    """The one-warp store + __threadfence loop on GPU g: (domain table, fence table), ns per iteration."""
+    return (q(csv=D, gpu=g, work=W_DEV, beside="none")["ns_per_op"],
+            q(csv=F, gpu=g, kernel="loopThreadfence", config="1 warp")["ns_per_iteration"])
+
+
+def dev_store_disagrees(q, g):
+    a, b = dev_store_pair(q, g)
+    return max(a, b) / min(a, b) - 1 > DISAGREE
+
+
+def dev_store_checked(q, g, disagree):
+    """dev_store_pair, refused (DataError) unless the two disagree as the README says they do."""
+    if dev_store_disagrees(q, g) != disagree:
+        raise DataError(f"{q.path(D, g)}: the store + __threadfence baseline {'agrees' if disagree else 'disagrees'} "
+                        f"with the fence table's one-warp loop {dev_store_pair(q, g)}; the README's † note says otherwise")
+    return dev_store_pair(q, g)
 
 
 def domain_rows(q):
@@ -56,19 +79,18 @@ def domain_rows(q):
     for work, label in WORK:
         for g in GPUS:
             alone = q(gpu=g, work=work, beside="none")["ns_per_op"]
-            cells = []
-            for dom in ("default", "remote"):
-                r = q(gpu=g, work=work, beside="streamWrite", domain=dom)
-                cells.append(f"{r['ns_per_op']:.0f} ({r['slowdown_vs_alone']:.1f}×)")
-            if g == "h200" and work == "__threadfence only":
-                cells[1] = f"**{cells[1]}**"  # the one row where the domain changes the price
+            same, remote = (q(gpu=g, work=work, beside="streamWrite", domain=dom) for dom in ("default", "remote"))
             fmt = "{:.0f}" if work.startswith("kernel") else "{:.1f}"
             alone_cell = fmt.format(alone)
-            if g == "h200" and work == W_DEV:
-                # The baseline disagrees with the same loop in the fence table and the rerun
-                # (memoryFence.dev_store_runs.h200, the README's † note): no ratio on it.
+            if work == W_DEV and dev_store_disagrees(q, g):
+                # The baseline disagrees with the same loop in the fence table (the README's † note,
+                # memoryFence.dev_store_runs.h200): no ratio on it.
                 alone_cell += " †"
-                cells = [f"{q(gpu=g, work=work, beside='streamWrite', domain=dm)['ns_per_op']:.0f} (—)" for dm in ("default", "remote")]
+                cells = [f"{r['ns_per_op']:.0f} (—)" for r in (same, remote)]
+            else:
+                cells = [f"{r['ns_per_op']:.0f} ({r['slowdown_vs_alone']:.1f}×)" for r in (same, remote)]
+            if abs(remote["ns_per_op"] / same["ns_per_op"] - 1) > DOMAIN_EFFECT:
+                cells[1] = f"**{cells[1]}**"
             lines.append(f"| {label if g == 'h100' else ''} | {g.upper()} | {alone_cell} | {cells[0]} | {cells[1]} |")
     return lines
 
@@ -188,19 +210,13 @@ VALUES = [
           lambda q: (span([d(q, w, "streamWrite", dm, "slowdown_vs_alone") for w in (W_SYS, W_SYS0) for dm in ("default", "remote")], "{:.1f}"),
                      span([d(q, W_K, "streamWrite", dm, "slowdown_vs_alone") for dm in ("default", "remote")], "{:.1f}")),
           "{}× for system fences and {}× for one-thread kernels in a graph"),
-    # The H200's store + __threadfence baseline: the same one-warp loop, three measurements.
-    Value("memoryFence.dev_store_runs.h200", D,
-          lambda q: (d(q, W_DEV), f(q, "loopThreadfence", "1 warp", "ns_per_iteration"), q(csv=RERUN, work=W_DEV, beside="none")["ns_per_op"]),
-          "{:.0f} ns in the domain table, {:.1f} ns in the fence table of the same run and {:.1f} ns in the rerun"),
-    Value("memoryFence.dev_store_runs.h100", D,
-          lambda q: (d(q, W_DEV, gpu="h100"), f(q, "loopThreadfence", "1 warp", "ns_per_iteration", gpu="h100")),
-          "{:.0f} and {:.0f} ns"),
+    # The store + __threadfence one-warp loop in the two tables of one run: the README says the
+    # H200's disagree (its † note) and the H100's agree.
+    Value("memoryFence.dev_store_runs.h200", D, lambda q: dev_store_checked(q, "h200", True),
+          "{:.0f} ns in the domain table and {:.1f} ns in the fence table of the same run"),
+    Value("memoryFence.dev_store_runs.h100", D, lambda q: dev_store_checked(q, "h100", False), "{:.0f} and {:.0f} ns"),
     Value("memoryFence.dev_store_beside.h200", D,
-          lambda q: span([d(q, W_DEV, "streamWrite", dm) for dm in ("default", "remote")]
-                         + [q(csv=RERUN, work=W_DEV, beside="streamWrite", domain=dm)["ns_per_op"] for dm in ("default", "remote")],
-                         "{:.0f}", sep=" to ") + " ns"),
-    Value("memoryFence.dev0_runs.h200", D,
-          lambda q: (d(q, W_DEV0), q(csv=RERUN, work=W_DEV0, beside="none")["ns_per_op"]), "{:.1f} and {:.1f} ns"),
+          lambda q: span([d(q, W_DEV, "streamWrite", dm) for dm in ("default", "remote")], "{:.0f}", sep=" to ") + " ns"),
     Value("memoryFence.remote.h100", D, lambda q: remote_effect(q, "h100", [w for w, _ in WORK]), "< {:.1f}%"),
     Value("memoryFence.remote4.h200", D, lambda q: remote_effect(q, "h200", [W_DEV, W_SYS, W_SYS0]), "{:.1f}%"),
     Value("memoryFence.remote_k.h200", D,
@@ -211,9 +227,4 @@ VALUES = [
           lambda q: (d(q, W_DEV0, "streamWrite", "remote"), d(q, W_DEV0, "streamWrite", "default")), "{:.0f} ns against {:.0f} ns"),
     Value("memoryFence.remote_dev0_slow.h200", D, lambda q: d(q, W_DEV0, "streamWrite", "remote", "slowdown_vs_alone"), "{:.1f}×"),
     Value("memoryFence.dev0_alone.h200", D, lambda q: d(q, W_DEV0), "{:.0f} ns"),
-    Value("memoryFence.rerun.h200", RERUN,
-          lambda q: (q(csv=RERUN, work=W_DEV0, beside="streamWrite", domain="remote")["ns_per_op"],
-                     q(csv=RERUN, work=W_DEV0, beside="streamWrite", domain="default")["ns_per_op"],
-                     q(csv=RERUN, work=W_DEV0, beside="none")["ns_per_op"]),
-          "{:.0f} ns remote against {:.0f} ns default, {:.0f} ns alone"),
 ]

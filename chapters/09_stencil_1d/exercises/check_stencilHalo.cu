@@ -1,7 +1,8 @@
 // Checker of exercise stencilHalo (chapter 09): every output, exactly, for N = 1, 3, 5, 127, 128, 129,
-// 1000, 65539 and 1000003 (a multiple of the block only at 128), with NaN past the valid input and in shared memory before
-// each launch. racecheck and synccheck are declared in CMakeLists.txt. Times the exercise against
-// the chapter's stencil_1d (its grid-stride loop over tiles of 32).
+// 1000, 65539 and 1000003 (a multiple of the block only at 128), with NaN past the valid input and
+// NaN written into shared memory before each launch (stencil_check.h says what that can and cannot
+// catch). racecheck and synccheck are declared in CMakeLists.txt. Times the exercise against the
+// chapter's stencil_1d (its grid-stride loop over tiles of 32).
 #include "exercise.h"
 constexpr int RADIUS = 4;
 constexpr int BDIM = 128;

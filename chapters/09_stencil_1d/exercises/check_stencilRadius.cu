@@ -1,6 +1,7 @@
 // Checker of exercise stencilRadius (chapter 09): every output, exactly, for R = 1, 4, 16, 40 with
 // blocks of 32 and 128 threads, on N that are not multiples of the block, with NaN past the valid
-// input and in shared memory before each launch. racecheck and synccheck are declared in
+// input and NaN written into shared memory before each launch (stencil_check.h says what that can
+// and cannot catch). racecheck and synccheck are declared in
 // CMakeLists.txt. Times R = 4 on 128 threads against exercise stencilHalo's solution's shape, the
 // chapter's one-halo-element-per-thread tile.
 #include "exercise.h"

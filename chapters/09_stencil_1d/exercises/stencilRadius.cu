@@ -11,7 +11,7 @@
 // RADIUS <= blockDim.x. Let the block's threads stride over the whole tile instead, loading every
 // element that lies in [-R, N + R).
 //
-// Judged: every output, exactly, for each R and block size, on N = 1, 33, 1000 and 100003; shared memory is filled with NaN before each launch; racecheck and synccheck.
+// Judged: every output, exactly, for each R and block size, on N = 1, 33, 1000 and 100003; before each launch (not under --quick) a kernel writes NaN into shared memory, which may (no document promises it) make a tile element nobody loads read as NaN; racecheck and synccheck.
 // The SASS rules in stencilRadius.sass hold too (the instructions the lesson is about, no spill).
 // Judge it: ctest --preset default -R exercise.stencilRadius
 #define WB_NOT_ATTEMPTED  // delete this line when you start

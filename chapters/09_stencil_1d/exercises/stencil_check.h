@@ -1,7 +1,8 @@
 // stencil_check.h — what both chapter 09 exercise checkers share: the padded input with NaN guards
-// past its valid range, the exact CPU stencil, and a kernel that fills shared memory with NaN before
-// each launch (shared memory is not cleared between kernels: a tile element that no thread loads
-// would otherwise hold whatever an earlier block left there, sometimes the right value).
+// past its valid range, the exact CPU stencil, and a kernel that writes NaN into shared memory before
+// each launch. No document says what a block finds in shared memory it has not written, nor that it
+// finds what an earlier kernel left there; the fill can make a tile element that no thread loads
+// read as NaN rather than, by chance, the right value, and guarantees nothing.
 #pragma once
 
 #include <cmath>
@@ -12,7 +13,7 @@
 
 constexpr int kGuard = 256;  // NaN floats on each side of the valid input
 
-// Fills the opt-in maximum of shared memory with NaN, one block per SM. Skipped under --quick (the
+// Writes NaN into the opt-in maximum of shared memory, one block per SM. Skipped under --quick (the
 // sanitizer runs judge hazards, not values; the plain run judges the values).
 __global__ void fillSharedNaN(int words) {
   extern __shared__ float s[];
