@@ -110,6 +110,15 @@ def sv_ratio(gpu, warps, ilp):
     return Value(f"shfl_vs_smem.ratio.{warps}_{ilp}.{gpu}", SV, f, "{:.2f}×", gpu=gpu)
 
 
+def no_convert(q):
+    """Why the full-SM rows' two kinds of column do not convert: 64 warps x 8 exchanges over the
+    median warp's cycles per step, against the rate over the SM's span (shfl, 8 chains)."""
+    r = q(kernel="shfl", experiment="throughput", warps_per_sm=64, ilp=8)
+    return r["cycles_per_step"], 64 * 8 / r["cycles_per_step"], r["warp_exchanges_per_sm_cycle"]
+
+
+VALUES.append(Value("shfl_vs_smem.no_convert.h100", SV, no_convert, "64 × 8 / {:.1f} = {:.2f}, not {:.3f}", gpu="h100"))
+
 for _g in ("h100", "h200"):
     VALUES += [sv(_g, "cycles_per_step", kernel="shfl", experiment="latency"),
                sv(_g, "cycles_per_step", kernel="smem", experiment="latency"),

@@ -21,8 +21,9 @@
 // written out, so nothing can be dropped.
 // Latency: cycles per step of the median warp. Throughput: per SM, the warp exchanges of all its
 // warps over the SM's span (first start to last end: clock64 is one counter per SM); the median
-// SM. (One warp's own elapsed time would overstate it: the scheduler favours some warps, which
-// finish early, so a warp's time is shorter than the SM's.)
+// SM. (One warp's own elapsed time would overstate it: with the SM full, the median warp's time is
+// shorter than the SM's span. Why is not measured; one hypothesis is that the scheduler favours
+// some warps, which then finish early.)
 //
 // Self-check (exit 1): after the chain every lane must hold the start value of lane ^ X, where X
 // is the XOR of all the masks used (the host replays the masks); outputs are poisoned first.

@@ -115,8 +115,13 @@ __device__ __forceinline__ T warp_reduce_sum(T val) {
 template <typename T>
 __global__ void reduce_sum_kernel(T* dst, const T* src, int n) {
   const int tid = blockIdx.x * blockDim.x + threadIdx.x;
-  // Threads past the end contribute 0 but still take part in the shuffles: every lane of the
-  // full mask must execute them, so nobody may return early.
+  // Threads past the end contribute 0 and still take part in the shuffles. That is safe, and
+  // stricter than the Programming Guide, which requires "all non-exited threads named in mask" to
+  // execute the same intrinsic with the same mask: lanes that returned early do not by themselves
+  // make the call undefined. What is required is that no lane that stays reads one that has
+  // exited: "Threads may only read data from another thread which is actively participating in
+  // the __shfl_sync() command." A full-mask butterfly reads every lane, so with early returns the
+  // mask and the partners would have to be limited to the lanes that reach the shuffle.
   T val = (tid < n) ? src[tid] : static_cast<T>(0);
   val = warp_reduce_sum(val);
   if ((threadIdx.x & 31) == 0) atomicAdd(dst, val);

@@ -4,7 +4,7 @@ syncthreads_ifelse: source 003's __syncthreads() in if/else, run plainly and und
 import os
 import re
 
-from plot_timings import Col, DataError, Figure, Table, Value, read_csv
+from plot_timings import Col, DataError, Figure, Table, Value, read_csv, span
 
 CSV = "setRowReadCol.csv"
 BANK = ["kernel", "ld_wavefronts", "st_wavefronts", "ld_instructions", "st_instructions", "ld_conflicts",
@@ -156,7 +156,8 @@ VALUES = [
           lambda q: (q(kernel="setColReadCol")["gbps"], q(kernel="copy")["gbps"]), "{:.0f} against {:.0f} GB/s"),
     Value("setRowReadCol.free_range.h200", CSV, free_range, "{:.2f}–{:.2f} ms"),
     Value("setRowReadCol.free_over_bound.h200", CSV,
-          lambda q: q(kernel="setRowReadRow")["time_ms"] / predicted_ms(q, "setRowReadRow"), "{:.1f}"),
+          lambda q: span([q(kernel=k)["time_ms"] / predicted_ms(q, k) for k in CONFLICT_FREE], "{:.2f}", "–"),
+          "{}×"),
     Value("setRowReadCol.free_bound.h200", CSV, lambda q: predicted_ms(q, "setRowReadRow"), "{:.3f} ms"),
     Value("setRowReadCol.slowdowns.h200", CSV,
           lambda q: (q(kernel="setColReadCol")["slowdown_vs_rowrow"], q(kernel="setRowReadCol")["slowdown_vs_rowrow"]),

@@ -18,9 +18,10 @@
 //                           __syncthreads(); the branch splits every warp
 //   3. barrierIfElseWarp    the same with a condition that is uniform in each warp but not in the
 //                           block: (threadIdx.x / 32) % 2
-// The Programming Guide allows __syncthreads() in conditional code only when the condition is the
-// same for the whole block; 2 and 3 break that rule, so what they do is undefined: this program
-// reports what they did on this GPU (to stderr), and judges only kernel 1.
+// The Programming Guide allows __syncthreads() in conditional code "only if the conditional
+// evaluates identically across the entire thread block, otherwise the code execution is likely to
+// hang or produce unintended side effects"; 2 and 3 break that rule, so nothing is promised about
+// what they do: this program reports what they did on this GPU (to stderr), and judges only kernel 1.
 // A kernel that hangs is given up after 5 s and reported; the program then exits 1.
 #include <chrono>
 #include <cstdio>

@@ -4,7 +4,8 @@
 #include "exercise.h"
 #include WB_EXERCISE_FILE
 
-// setRowReadCol on doubles: 32-wide rows, column loads conflict (16-way per half-warp).
+// setRowReadCol on doubles: 32-wide rows, column loads conflict (16-way per half-warp, in the
+// workbook's bank model).
 __global__ void transposeTileDoubleUnpadded(const double* in, double* out) {
   __shared__ double tile[32][32];
   const size_t base = size_t(blockIdx.x) * 32 * 32;

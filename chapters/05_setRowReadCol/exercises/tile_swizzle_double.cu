@@ -10,7 +10,8 @@
 //
 // Hint: keep the row, move the column: row * 32 + (col ^ f(row)). For any f, a row stays one
 // permutation of its 32 slots, so row stores are as good as unswizzled. For the column loads, list
-// the 16 rows of a half-warp and ask which bank pair each lands on. A row is 32 doubles = 64 banks,
+// the 16 rows of a half-warp (the bank model serves a 64-bit access 16 lanes at a time: the
+// workbook's model, not a documented rule) and ask which bank pair each lands on. A row is 32 doubles = 64 banks,
 // so row r's slot c sits on bank pair c % 16: 16 different values of f are not enough (f(r) = 2r
 // has them and still doubles up), the low four bits of f (f % 16) must differ across those rows.
 //

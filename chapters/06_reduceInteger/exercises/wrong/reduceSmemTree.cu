@@ -1,7 +1,8 @@
 // A plausible wrong answer to exercise reduceSmemTree: one barrier after the copy, none
-// between the steps of the tree. A thread may read smem[tid + s] before the warp that adds into it
-// has finished the previous step. The sum can come out right anyway (when the warps happen to
-// run in step); racecheck reports the read-after-write hazard whatever the sum.
+// between the steps of the tree. A thread may read smem[tid + s] before thread tid + s (of another
+// warp while s >= 32) has finished adding into it in the previous step. The sum can come out
+// right anyway (when the threads happen to run in step); racecheck looks for the read-after-write
+// hazard, not at the sum.
 __global__ void reduceSmemTree(const unsigned* g_idata, unsigned* g_odata, size_t n) {
   __shared__ unsigned smem[DIM];
   const unsigned tid = threadIdx.x;
