@@ -17,10 +17,11 @@ __global__ void streamWrite(uint4* out, size_t n4, int passes, unsigned long lon
   if (threadIdx.x == 0 && blockIdx.x == 0) window[1] = globaltimer_ns();
 }
 
-// One store, and the kernel ends. A kernel boundary orders too: what a kernel wrote is visible to
-// the next kernel in the stream. Launched many times in a row (a CUDA graph), its time per launch
-// is launch, dispatch and completion together, the boundary's flush included; nothing here
-// separates the flush from the rest. stamp: the time it ran.
+// One store, and the kernel ends. A kernel boundary orders too: the completion of a kernel
+// synchronizes with the start of the next one in the stream or graph (PTX ISA, "API
+// synchronization"), so what it wrote is visible there. Launched many times in a row (a CUDA
+// graph), its time per launch is launch, dispatch, completion and that synchronization together;
+// nothing here separates them. stamp: the time it ran.
 __global__ void tinyStore(unsigned* out, unsigned long long* stamp) {
   *out = 1u;
   *stamp = globaltimer_ns();

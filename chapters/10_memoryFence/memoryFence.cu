@@ -32,7 +32,7 @@
 //      loopFenceAcqRelDevice, loopFenceAcqRelSystem: a store and a fence, in a loop (the cost)
 //   domains.cuh
 //   9. streamWrite        a store-heavy neighbour for the domain experiment
-//  10. tinyStore          one store per launch: the kernel boundary's flush, launched many times
+//  10. tinyStore          one store per launch: the kernel boundary, launched many times
 //
 // The --bench harness is memoryFence_bench.cuh.
 //
@@ -120,7 +120,9 @@ static void run_three_threads(bool managed) {
     CUDA_CHECK_LAUNCH();
 
     // Thread 3: wait for b while the kernel runs, bounded, and give up early if the kernel is
-    // over and b never came.
+    // over and b never came. Only loads here and one store on the GPU, no read-modify-write: in
+    // mapped pinned memory libcu++ counts an aligned 4-byte load or store as atomic at system scope
+    // even where cudaDevAttrHostNativeAtomicSupported is 0 (its memory model, "Atomicity").
     cuda::atomic_ref<int, cuda::thread_scope_system> b(box->b);
     const auto t0 = std::chrono::steady_clock::now();
     long long spins = 0;

@@ -47,11 +47,10 @@ using wb::block_sum;
 enum class Publish { Threadfence, ReleaseAcquire, None };
 
 // Without a release before the ticket and an acquire after it, the memory model promises nothing:
-// the last block may add a stale partial. One plausible way is the writer's side (the ticket's
-// atomic reaching L2 before the partial's store); another is the reader's (a stale L1 line of a
-// partial in the last block's SM). Each variant
-// differs only in how thread 0 orders "my partial is stored" before "I took a ticket", and "every
-// ticket before mine" before "I read the partials".
+// the last block may add a stale partial. (One can picture the ticket's atomic overtaking the
+// partial's store, or a stale cached copy of a partial in the last block's SM; no NVIDIA document
+// says which can happen.) Each variant differs only in how thread 0 orders "my partial is stored"
+// before "I took a ticket", and "every ticket before mine" before "I read the partials".
 template <Publish P>
 __device__ void one_pass_sum(const int* __restrict__ in, size_t n, long long* partials, unsigned* ticket,
                              long long* out) {
@@ -96,7 +95,8 @@ sumNoFence(const int* __restrict__ in, size_t n, long long* partials, unsigned* 
   one_pass_sum<Publish::None>(in, n, partials, ticket, out);
 }
 
-// Two launches, no fence: everything a kernel wrote is visible to the next kernel in the stream.
+// Two launches, no fence: the completion of a kernel synchronizes with the start of the next one in
+// the stream (PTX ISA, "API synchronization"), so everything sumPartials wrote is visible to sumFinal.
 __global__ void __launch_bounds__(kThreads) sumPartials(const int* __restrict__ in, size_t n, long long* partials) {
   const long long s = block_sum<kThreads>(thread_sum(in, n));
   if (threadIdx.x == 0) partials[blockIdx.x] = s;

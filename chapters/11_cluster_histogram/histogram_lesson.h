@@ -15,9 +15,10 @@ namespace lesson {
 constexpr uint32_t kSeed = 7;
 
 // The inputs. kSource (printed as "source") is this chapter's clamped input, not 004's (004 gives
-// no input): values spread over [-pad, nbins + pad), pad = nbins / 64 + 1 (our choice), so about
-// 1.5% fall below 0 and 1.5% at or above nbins, and 004's kernel clamps them into the first and
-// last bin (two hot bins).
+// no input): values spread over [-pad, nbins + pad), pad = nbins / 64 + 1 (our choice), so
+// 2 pad / (nbins + 2 pad) of them, 3.8% at 256 bins to 3.0% from 16,384 on, fall outside
+// [0, nbins), half on each side, and 004's kernel clamps them into the first and last bin (two
+// hot bins).
 // kUniform: every value a uniform hash in [0, nbins). kHot (printed lesson only): 3/8 of the values
 // are bin 2 and 3/8 are bin 3, the rest as kSource; it makes packed counters overflow.
 enum Dist { kUniform = 0, kSource = 1, kHot = 2 };

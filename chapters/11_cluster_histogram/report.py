@@ -276,7 +276,6 @@ VALUES = [
     Value(P + "cub_256.h100", CSV, lambda q: fam(q, "h100", 256, "uniform", "cub_HistogramEven")["gbps"], "{:.0f} GB/s"),
     Value(P + "pct_256.h100", CSV, lambda q: tuple(100 * fam(q, "h100", 256, d, "ours")["gbps"] / ref(q, "h100") for d in DISTS),
           "{:.1f}% / {:.1f}%"),
-    Value(P + "read_reference.h200", CSV, lambda q: ref(q, "h200"), "{:.0f} GB/s"),
     Value(P + "ratio_256.h200", CSV, lambda q: tuple(ratio_of(q, "h200", 256, d) for d in DISTS), "{:.1f}× / {:.1f}×"),
     Value(P + "min_pct_small.h100", CSV, lambda q: min(100 * fam(q, "h100", b, d, "ours")["gbps"] / ref(q, "h100")
                                                       for b in (256, 1024, 4096, 16384) for d in DISTS), "{:.1f}%"),
@@ -351,11 +350,6 @@ VALUES = [
           lambda q: (pair(lambda q, g: row(q, g, "clusterHist_kernel", 256, cluster=1)["gbps"])(q),
                      pair(lambda q, g: row(q, g, "clusterHist_kernel", 256, cluster=2)["gbps"])(q)),
           "{} GB/s at cluster 1 to {} at cluster 2"),
-    Value(P + "dsm_uniform_65536", CSV,
-          lambda q: tuple(speedup(q, g, 65536, "uniform", "clusterHist_kernel", "global_atomics") for g in GPUS),
-          "{:.1f}× on the H100, {:.1f}× on the H200"),
-    Value(P + "dsm_uniform_131072", CSV,
-          lambda q: pair(lambda q, g: speedup(q, g, 131072, "uniform", "clusterHist_kernel", "global_atomics"), "{:.2f}×")(q)),
     # the top README's headline rows
     Value(P + "vec4_16384.h200", CSV, lambda q: tuple(fam(q, "h200", 16384, d, "ours")["gbps"] for d in DISTS), "{:.0f} / {:.0f} GB/s"),
     Value(P + "vec4_16384.h100", CSV, lambda q: tuple(fam(q, "h100", 16384, d, "ours")["gbps"] for d in DISTS), "{:.0f} / {:.0f} GB/s"),

@@ -9,15 +9,17 @@
 // flag is seen, and what is read after must be the producer's values.
 //
 // Hint: the producer's fence orders its stores; the consumer needs its own ordering after seeing
-// the flag (an acquire), or its loads of data[] may be served from before (this SM's L1 can hold
-// the previous round's data: the checker reads it there on purpose). Read the flag with a load
-// that the compiler repeats on every iteration (cuda::atomic_ref's load, or a volatile pointer; not
-// a read-modify-write), and data[] with plain loads.
+// the flag (an acquire), or its loads of data[] may return values from before the flag (the
+// checker reads the previous round's data just before, on purpose). Read the flag with a load
+// that the compiler repeats on every iteration (cuda::atomic_ref's load, or a volatile pointer),
+// and data[] with plain loads. (A read-modify-write spin followed by a fence is a valid acquire
+// pattern too, in the PTX memory model, but every waiting thread then makes an atomic on the
+// flag's word where a load would do, and the SASS rule below asks for a load.)
 //
 // Judged: every value of every round, over several launches of 64 rounds; and the SASS of your
-// function (consumeMessage.sass): an acquire (the L1 invalidation CCTL.IVALL that an acquire load
-// or __threadfence() makes) after the flag's loads and before the loads of data[]. The values alone
-// may pass by luck; the SASS decides.
+// function (consumeMessage.sass): an acquire (the CCTL.IVALL that an acquire load or
+// __threadfence() compiles to) after the flag's loads and before the loads of data[]. The values
+// alone may pass by luck; the SASS decides.
 // Judge it: ctest --preset default -R exercise.consumeMessage
 #define WB_NOT_ATTEMPTED  // delete this line when you start
 

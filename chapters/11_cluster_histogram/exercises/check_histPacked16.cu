@@ -2,9 +2,9 @@
 // an odd number of bins) and hot inputs that make a block's 16-bit counters wrap: one even bin, one
 // odd bin (about 2 wraps per block at 2^20 + 3 values), two neighbouring bins (the carry of the low
 // half into a high half that may itself be at 65535; 0 or 1 wrap per block at 2^20 + 3 values, about
-// 4 at 4x that). 8 blocks, so each counts 2^17 values or more of a hot input. racecheck is
-// declared in CMakeLists.txt. Times the exercise against the chapter's smem_private (32-bit
-// counters) on the last input.
+// 4 at 4x that). 8 blocks in every case, so at 2^20 + 3 values or more each block counts 2^17 or
+// more of a hot input. racecheck is declared in CMakeLists.txt. Times the exercise against the
+// chapter's smem_private (32-bit counters) on the last input.
 #include <algorithm>
 
 #include "exercise.h"

@@ -4,7 +4,7 @@
 
 #include "../histogram_lesson.h"
 
-// 2. The baseline every histogram is compared with: one global atomic per element (L2 atomics).
+// 2. The baseline every histogram is compared with: one global atomic per element.
 __global__ void global_atomics(int* bins, int nbins, const int* __restrict__ input, size_t n) {
   for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += blockDim.x * size_t(gridDim.x))
     atomicAdd(&bins[lesson::clamp_bin(input[i], nbins)], 1);

@@ -15,12 +15,15 @@ using lesson::kOursThreads;  // 1024 (histogram_lesson.h), the block histVec4 us
 //    per block means more passes over the whole input: on sm_90 (227 KB), 262,144 bins take 5
 //    passes with 32-bit counters, 3 with 16-bit and 2 with 8-bit.
 //  - Passes sized from the GPU, split evenly: pass_bins = ceil(nbins / passes), the fewest passes
-//    the opt-in shared memory allows; a persistent grid, one 1024-thread block per SM when a pass
-//    fills shared memory; each block writes its packed counters to `partial` (plain, coalesced
-//    stores: no global atomics per bin) and histPackedSum adds the blocks up.
+//    the opt-in shared memory allows; a persistent grid, one 1024-thread block per SM (nvcc 13.0
+//    gives it 64 registers a thread, all that __launch_bounds__(1024, 1) allows, and 1,024 threads
+//    of 64 fill the register file); each block
+//    writes its packed counters to `partial` (plain, coalesced stores: no global atomics per bin)
+//    and histPackedSum adds the blocks up.
 //  - Values outside [0, nbins) are counted in registers during the first pass and added to the
-//    first and last bin once per block: the `source` input (ours, clamped) puts 3% of its values into those two
-//    bins, which would otherwise be the hottest shared counters and overflow most often.
+//    first and last bin once per block: the `source` input (ours, clamped) puts 3.0 to 3.8% of its
+//    values there, which would otherwise make those two the hottest shared counters. The end bins'
+//    in-range values are counted in shared memory like any other, and can wrap.
 // Overflow is exact: see carry_out (packed_counter.cuh). `wraps` (may be null) counts the wraps, for the lesson.
 
 // Calls f(v) on every value of input[0, n) that this thread owns in a grid-stride walk: kUnroll
