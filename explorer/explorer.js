@@ -17,10 +17,12 @@ function el(tag, attrs, parent, text) {
 // The address
 // ------------------------------------------------------------------------------------------------
 function readHash() {
-  const h = decodeURIComponent(location.hash.replace(/^#/, ""));
+  const raw = location.hash.replace(/^#/, "");
+  let h;
+  try { h = decodeURIComponent(raw); } catch (e) { h = raw; }  // a malformed %-escape: read it as typed
   const m = /^(shfl|bank):(.*)$/.exec(h);
   if (!m) return null;
-  const params = {};
+  const params = Object.create(null);  // a key such as __proto__ is a plain key here
   for (const part of m[2].split(",")) {
     const i = part.indexOf("=");
     if (i > 0) params[part.slice(0, i)] = part.slice(i + 1);
@@ -62,6 +64,22 @@ function setError(id, msg) {
   $(id).setAttribute("aria-invalid", msg ? "true" : "false");
 }
 
+// A <select> given a value from the address that none of its options has selects nothing and
+// reads ""; the value asked for is kept, for the message beside the control and for the address.
+function setSelect(id, value) {
+  const e = $(id);
+  if ([...e.options].some((o) => o.value === value)) { e.value = value; delete e.dataset.asked; }
+  else { e.selectedIndex = -1; e.dataset.asked = value; }
+}
+function selectValue(id) {
+  const e = $(id);
+  if (e.selectedIndex >= 0) { delete e.dataset.asked; return {v: e.value}; }
+  return {asked: e.dataset.asked || ""};
+}
+function optionList(id) {
+  return [...$(id).options].map((o) => o.value).join(", ");
+}
+
 function parseIntIn(text, lo, hi, what) {
   const t = text.trim();
   if (!/^[0-9]+$/.test(t)) return {err: `${what} must be a whole number from ${lo} to ${hi}`};
@@ -76,10 +94,14 @@ function parseIntIn(text, lo, hi, what) {
 const SH = {lane: 28, gap: 2, left: 96, top: 34, rowGap: 150, box: 26};
 
 function shflInput() {
-  const op = $("shfl-op").value;
-  $("shfl-arg-name").textContent = WarpModel.OPS[op].arg;
-  let ok = true;
-  const a = parseIntIn($("shfl-arg").value, 0, 32, WarpModel.OPS[op].arg);
+  const sel = selectValue("shfl-op");
+  const known = sel.v !== undefined && Object.prototype.hasOwnProperty.call(WarpModel.OPS, sel.v);
+  const op = known ? sel.v : (sel.v !== undefined ? sel.v : sel.asked);
+  const argName = known ? WarpModel.OPS[op].arg : "arg";
+  setError("shfl-op", known ? "" : `op '${op}' is not one of ${optionList("shfl-op")}`);
+  $("shfl-arg-name").textContent = argName;
+  let ok = known;
+  const a = parseIntIn($("shfl-arg").value, 0, 32, argName);
   setError("shfl-arg", a.err); ok = ok && !a.err;
   const wt = $("shfl-width").value.trim();
   let width = null, werr = "";
@@ -202,16 +224,25 @@ function bankInput() {
   };
   const rows = get("bank-rows", 1, 64, "rows");
   const cols = get("bank-cols", 1, 64, "columns");
-  const size = Number($("bank-size").value);
+  const sizeSel = selectValue("bank-size");
+  const size = sizeSel.v !== undefined ? Number(sizeSel.v) : null;
+  setError("bank-size", size === 4 || size === 8 ? "" :
+    `element size '${sizeSel.v !== undefined ? sizeSel.v : sizeSel.asked}' is not one of ${optionList("bank-size")} (bytes)`);
+  ok = ok && (size === 4 || size === 8);
   const pad = get("bank-pad", 0, 32, "padding");
   let swz = get("bank-swz", 0, 63, "swizzle mask");
   if (ok && swz > 0 && ((cols & (cols - 1)) !== 0 || swz >= cols)) {
     setError("bank-swz", `column ^ (row & ${swz}) must stay inside the row: the columns (${cols}) must be a power of two above the mask`);
     ok = false;
   }
-  const access = $("bank-access").value;
+  const accessSel = selectValue("bank-access");
+  const access = accessSel.v !== undefined ? accessSel.v : accessSel.asked;
+  const accessKnown = ["row", "col", "expr"].includes(access) && accessSel.v !== undefined;
+  setError("bank-access", accessKnown ? "" : `access '${access}' is not one of ${optionList("bank-access")}`);
+  ok = ok && accessKnown;
   document.body.dataset.access = access;
-  const params = {rows: $("bank-rows").value.trim(), cols: $("bank-cols").value.trim(), size: String(size),
+  const params = {rows: $("bank-rows").value.trim(), cols: $("bank-cols").value.trim(),
+    size: sizeSel.v !== undefined ? sizeSel.v : sizeSel.asked,
     pad: $("bank-pad").value.trim(), swz: $("bank-swz").value.trim(), access};
   let offsets = null, logical = null;
   setError("bank-row", ""); setError("bank-col", ""); setError("bank-expr", "");
@@ -234,7 +265,7 @@ function bankInput() {
         offsets.push(v);
       }
     }
-  } else {
+  } else if (accessKnown) {
     params.row = $("bank-row").value.trim();
     params.col = $("bank-col").value.trim();
     const r0 = parseIntIn($("bank-row").value, 0, 63, "row");
@@ -411,7 +442,12 @@ function applyHash() {
   const h = readHash();
   const view = h ? h.view : "shfl";
   const fields = view === "shfl" ? SHFL_FIELDS : BANK_FIELDS;
-  if (h) for (const [k, id] of Object.entries(fields)) if (h.params[k] !== undefined) $(id).value = h.params[k];
+  if (h) {
+    for (const [k, id] of Object.entries(fields)) {
+      if (h.params[k] === undefined) continue;
+      if ($(id).tagName === "SELECT") setSelect(id, h.params[k]); else $(id).value = h.params[k];
+    }
+  }
   showView(view);
   if (view === "shfl") renderShfl(); else renderBank();
 }

@@ -124,7 +124,10 @@ const BankModel = (() => {
 
 // A small expression parser for the Banks view: integers (decimal or 0x), the name `lane`,
 // + - * / % & | ^ << >> ~, unary minus, parentheses; C's precedence and integer division
-// (truncation toward zero). Never eval.
+// (truncation toward zero). Never eval. Every value is a C++ int, as `lane` is (the workbook
+// builds with -std=c++17): what C++17 leaves undefined (or implementation-defined) for int (an
+// overflow, a shift by a negative count or by 32 or more, a left shift of a negative value or out
+// of int's range) is refused with a message, never drawn with JavaScript's own arithmetic.
 const Expr = (() => {
   function tokenize(src) {
     const toks = [];
@@ -135,7 +138,11 @@ const Expr = (() => {
       re.lastIndex = pos;
       const m = re.exec(src);
       if (!m) throw new Error(`unexpected '${src.slice(pos).trim()[0]}' at position ${pos + 1}`);
-      if (m[1] !== undefined) toks.push({k: "num", v: m[1].startsWith("0x") || m[1].startsWith("0X") ? parseInt(m[1], 16) : parseInt(m[1], 10)});
+      if (m[1] !== undefined) {
+        const v = m[1].startsWith("0x") || m[1].startsWith("0X") ? parseInt(m[1], 16) : parseInt(m[1], 10);
+        if (v > INT_MAX) throw new Error(`${m[1]} does not fit an int (at most ${INT_MAX}): the expression is evaluated in int, as C++ evaluates it for lane`);
+        toks.push({k: "num", v});
+      }
       else if (m[2] !== undefined) {
         if (m[2] !== "lane") throw new Error(`unknown name '${m[2]}' (only 'lane' is known)`);
         toks.push({k: "lane"});
@@ -145,6 +152,11 @@ const Expr = (() => {
     return toks;
   }
   const levels = [["|"], ["^"], ["&"], ["<<", ">>"], ["+", "-"], ["*", "/", "%"]];
+  const INT_MAX = 2147483647, INT_MIN = -2147483648;
+  function int(v, what) {
+    if (v < INT_MIN || v > INT_MAX) throw new Error(`${what} = ${v} overflows int: C++ leaves that undefined`);
+    return v;
+  }
 
   function parse(src) {
     if (src.length > 200) throw new Error("expression longer than 200 characters");
@@ -169,7 +181,7 @@ const Expr = (() => {
       if (t.k === "op" && (t.v === "-" || t.v === "~" || t.v === "+")) {
         ++i;
         const e = unary();
-        return t.v === "-" ? (lane) => -e(lane) : t.v === "~" ? (lane) => ~e(lane) : e;
+        return t.v === "-" ? (lane) => { const v = e(lane); return int(-v, `-(${v})`); } : t.v === "~" ? (lane) => ~e(lane) : e;
       }
       if (t.k === "num") { ++i; return () => t.v; }
       if (t.k === "lane") { ++i; return (lane) => lane; }
@@ -186,18 +198,30 @@ const Expr = (() => {
     if (i < toks.length) throw new Error(`unexpected '${toks[i].k === "num" ? toks[i].v : toks[i].k === "lane" ? "lane" : toks[i].v}'`);
     return f;
   }
+  function shiftCount(op, a, b) {
+    if (b < 0 || b > 31)
+      throw new Error(`${a} ${op} ${b}: C++ leaves a shift by a negative count or by 32 or more undefined (an int has 32 bits)`);
+  }
   function apply(op, a, b) {
+    const what = `${a} ${op} ${b}`;
     switch (op) {
-      case "+": return a + b;
-      case "-": return a - b;
-      case "*": return a * b;
-      case "/": if (b === 0) throw new Error("division by zero"); return Math.trunc(a / b);
-      case "%": if (b === 0) throw new Error("remainder by zero"); return a % b;
+      case "+": return int(a + b, what);
+      case "-": return int(a - b, what);
+      case "*": return int(a * b, what);
+      case "/": if (b === 0) throw new Error("division by zero"); return int(Math.trunc(a / b), what) + 0;
+      case "%":
+        if (b === 0) throw new Error("remainder by zero");
+        if (a === INT_MIN && b === -1) throw new Error(`${what}: C++ leaves it undefined (${INT_MIN} / -1 overflows int)`);
+        return a % b + 0;  // + 0: C++ has no -0
       case "&": return a & b;
       case "|": return a | b;
       case "^": return a ^ b;
-      case "<<": return a << b;
-      case ">>": return a >> b;
+      case "<<":
+        shiftCount(op, a, b);
+        if (a < 0 || a * 2 ** b > INT_MAX)
+          throw new Error(`${what}: C++17 leaves a left shift of a negative int undefined, and one past int's range undefined or implementation-defined`);
+        return a << b;
+      case ">>": shiftCount(op, a, b); return a >> b;
     }
     throw new Error("unknown operator " + op);
   }

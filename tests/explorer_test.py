@@ -14,7 +14,8 @@ colour, the n-way and wavefront counts. The expected values come from C++ only:
     with the page's table text byte for byte and with its picture;
   * bank_model_cli: every warp access of chapter 05's kernels, chapter 07's shared tiles and the
     tile exercises' solutions and wrong answers, with the page state that shows each.
-Bad input must draw no picture and say why next to the control. Screenshots go to DIR.
+Bad input, typed or in a link (a value no option offers, an expression C++ leaves undefined), must
+draw no picture and say why next to the control. Screenshots go to DIR.
 --selftest: two expected values are changed; the comparison must report exactly those two.
 Exit 0 pass, 1 fail, 77 skip (no Chromium, chromedriver or selenium; a skip even in strict mode, which
 is about the GPU; CI installs Chromium, and tests/ci_check.py fails any cpu test that skips).
@@ -357,6 +358,14 @@ def main():
                 got = page.read("shfl")
                 if got["drawn"] or not any(says in e for e in got["errs"]):
                     failures.append(f"bad input {field}={text}: drawn={got['drawn']}, messages {got['errs']}")
+            # Links that name a value no control offers (an op the select lacks, a name an object
+            # inherits): a message by the control, no picture, no uncaught error.
+            for state in ("shfl:op=__proto__,arg=1", "shfl:op=constructor,arg=1,width=16,mask=0xffffffff",
+                          "shfl:op=foo,arg=4,width=16,mask=0x00ffffff"):
+                page.open(state)
+                got = page.read("shfl")
+                if got["drawn"] or not any("is not one of" in e for e in got["errs"]):
+                    failures.append(f"bad link {state}: drawn={got['drawn']}, messages {got['errs']}")
             page.open("shfl:op=down,arg=4,width=16,mask=0x00ffffff")
             if o.out:
                 page.screenshot("shuffle.png")
@@ -418,7 +427,10 @@ def main():
             # 7. Bad input: a message by the control, no picture.
             for field, text, says in [("bank-expr", "lane**2", "does not parse"), ("bank-expr", "lane*100", "outside the tile"),
                                       ("bank-expr", "eval(1)", "unknown name"), ("bank-expr", "lane/0", "division by zero"),
-                                      ("bank-expr", "(lane", "missing ')'"), ("bank-cols", "0", "out of range")]:
+                                      ("bank-expr", "(lane", "missing ')'"), ("bank-cols", "0", "out of range"),
+                                      ("bank-expr", "lane<<40", "shift by"), ("bank-expr", "(lane>>32)+lane", "shift by"),
+                                      ("bank-expr", "lane<<-1", "shift by"), ("bank-expr", "(lane*2147483647)&1023", "overflows int"),
+                                      ("bank-expr", "0xffffffff&lane", "does not fit an int")]:
                 page.open("bank:rows=32,cols=32,size=4,pad=0,swz=0,access=expr,expr=lane")
                 page.type(field, text)
                 got = page.read("bank")
@@ -426,7 +438,10 @@ def main():
                     failures.append(f"bad input {field}={text}: drawn={got['drawn']}, messages {got['errs']}")
             for state, says in [("bank:rows=32,cols=32,size=4,pad=0,swz=0,access=row,row=31,col=5", "past the tile"),
                                 ("bank:rows=32,cols=32,size=4,pad=0,swz=0,access=col,row=0,col=40", "past the tile"),
-                                ("bank:rows=32,cols=33,size=4,pad=0,swz=7,access=row,row=0,col=0", "power of two")]:
+                                ("bank:rows=32,cols=33,size=4,pad=0,swz=7,access=row,row=0,col=0", "power of two"),
+                                ("bank:rows=32,cols=32,size=4,pad=0,swz=0,access=expr,expr=(lane<<40)&1023", "shift by"),
+                                ("bank:rows=32,cols=32,size=16,pad=0,swz=0,access=row,row=0,col=0", "is not one of"),
+                                ("bank:rows=32,cols=32,size=4,pad=0,swz=0,access=__proto__,row=0,col=0", "is not one of")]:
                 page.open(state)
                 got = page.read("bank")
                 if got["drawn"] or not any(says in e for e in got["errs"]):
@@ -460,7 +475,7 @@ def main():
           f"{n_shfl_controls} set through the controls (full and partial masks) agree with the model's table")
     print(f"banks: {len(banks)} warp accesses ({len(states)} page states) of chapter 05, chapter 07 and the tile exercises "
           f"agree with bank_model_cli; {n_bank_controls} set through the controls")
-    print("bad input: each draws no picture and says why")
+    print("bad input, typed or linked: each draws no picture and says why")
     if o.out:
         print(f"screenshots: {o.out}/shuffle.png, bank.png, bank_double_padded.png")
     print(f"PASS ({elapsed:.0f} s)")

@@ -32,8 +32,8 @@ __global__ void bcast(int arg, int* received) {
   // would show up in the output if the shuffle ever read a lane other than 0.
   int value = -1;
   if (laneId == 0) value = arg;
-  // Every lane named in the mask must reach this call; it both synchronises the warp and
-  // returns lane 0's `value`.
+  // No lane has exited, so every lane named in the mask must reach this call (README, rule 1);
+  // it waits for them and returns lane 0's `value`.
   value = __shfl_sync(kFull, value, 0);
   if (value != arg) printf("Thread %d failed.\n", threadIdx.x);  // the guide's own check
   received[threadIdx.x] = value;

@@ -7,8 +7,8 @@
 // than 32 elements.
 //
 // Hint: `width` splits the warp into sub-groups and srcLane counts inside the caller's own
-// sub-group (rules 2 and 3 of the chapter README). Every lane named in the mask must reach the
-// shuffle, including the lanes past n: load only where i < n, but shuffle everywhere.
+// sub-group (rules 2 and 3 of the chapter README). For the lanes past n, rule 1 says what the full
+// mask requires and what is merely safe: load only where i < n, but shuffle everywhere.
 //
 // Judge it: ctest --preset default -R exercise.bcast8
 #define WB_NOT_ATTEMPTED  // delete this line when you start

@@ -8,7 +8,8 @@
 //
 // Hint: __shfl_down_sync moves data the right way, but what does a lane receive when lane j + delta
 // is outside its sub-group (chapter 01, rule 4; the chapter's `shfl down` line ends 14 15 14 15)?
-// The lanes past n must still execute the shuffle: give them a value that makes the answer right.
+// Lanes below n read some lanes past n, so those must not return early (chapter 01, rule 1): keep
+// the lanes past n in the shuffle, with a value that makes the answer right.
 //
 // Judge it: ctest --preset default -R exercise.shift_zero
 #define WB_NOT_ATTEMPTED  // delete this line when you start

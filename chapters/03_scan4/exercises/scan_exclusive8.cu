@@ -5,9 +5,10 @@
 // Use __shfl_up_sync with width 8, no shared memory. n is any size (the checker tries 1, 7, 9, 100,
 // 1000, 4099, and (1 << 22) + 5 outside quick mode, with 128-thread blocks), so the last group and the last warp may be short.
 //
-// Hint: scan4's two details both matter here: every lane executes every shuffle, and a lane with
-// fewer than i predecessors in its group gets its own value back and must not add it. An exclusive
-// scan is the inclusive one minus the lane's own element. Lanes past n should carry 0.
+// Hint: scan4's two details both matter here: every lane that has not returned executes every
+// shuffle, and a lane with fewer than i predecessors in its group gets its own value back and must
+// not add it. An exclusive scan is the inclusive one minus the lane's own element. Lanes past n
+// may stay in the shuffles carrying 0 (the safe way of chapter 01's rule 1).
 //
 // Judge it: ctest --preset default -R exercise.scan_exclusive8
 #define WB_NOT_ATTEMPTED  // delete this line when you start

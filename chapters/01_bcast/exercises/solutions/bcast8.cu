@@ -1,7 +1,8 @@
 // Solution of exercise bcast8 (chapter 01): lane 3 of every 8-lane sub-group to the 7 others.
 __global__ void bcast8(const int* in, int* out, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  // Lanes past n still take part in the shuffle, so that the full mask is true; they carry 0.
+  // Lanes past n take part in the shuffle too, carrying 0: the safe way of the README's rule 1 (an
+  // early return would also do here, as a sub-group of 8 lies wholly below n or wholly past it).
   int value = i < n ? in[i] : 0;
   // width 8: srcLane 3 means lane 3 of the caller's own sub-group (lanes 3, 11, 19, 27).
   value = __shfl_sync(0xffffffffu, value, 3, 8);
