@@ -13,6 +13,12 @@ Old architecture (step old_arch):
   Runs every program of a build for an older architecture (e.g. 75-virtual) as its golden test does
   (no arguments) and prints `<program> rc=N <verdict>`: rc=0 with stdout equal to its golden file,
   or rc=77 (it refuses the image: below its floor) pass; anything else fails (exit 1).
+
+Another toolkit's programs (step toolkits):
+  compare_runs.py --programs DIR --expected expected_outputs
+  Runs DIR/<name> for every golden file <name>.txt (binaries built with another CUDA toolkit and
+  carried here) and prints `<program> rc=N <verdict>`; a program that cannot start for a shared
+  library this machine lacks is named with it and counted apart. Exit 1 when one fails or differs.
 """
 import argparse
 import csv
@@ -107,6 +113,40 @@ def old_arch(o):
     return 0 if ok else 1
 
 
+def programs(o):
+    """Each program of a folder of binaries built elsewhere (another toolkit's build, carried to this
+    machine) against its golden file: one line per program. A program that cannot start because a
+    shared library it was linked against is missing here (another cuBLAS, say) is named with the
+    library, and counted apart: not run, neither passed nor failed."""
+    names = sorted(f[:-4] for f in os.listdir(o.expected) if f.endswith(".txt"))
+    passed, missing, ok = 0, [], True
+    for name in names:
+        prog = os.path.join(o.programs, name)
+        if not os.path.exists(prog):
+            print(f"{name} FAIL: not in {o.programs}")
+            ok = False
+            continue
+        p = subprocess.run([prog], stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600)
+        err = p.stderr.decode(errors="replace").strip().splitlines()
+        lib = next((l.split("error while loading shared libraries: ")[1].split(":")[0]
+                    for l in err if "error while loading shared libraries: " in l), None)
+        if lib:
+            verdict = f"not run: it needs {lib}, which this machine lacks"
+            missing.append(name)
+        elif p.returncode == 0 and open(os.path.join(o.expected, name + ".txt"), "rb").read() == p.stdout:
+            verdict = "stdout == golden"
+            passed += 1
+        else:
+            verdict = f"FAIL: exit {p.returncode}" + (", stdout DIFFERS from the golden file" if p.returncode == 0 else
+                                                     ": " + (err[-1] if err else "no message"))
+            ok = False
+        print(f"{name} rc={p.returncode} {verdict}")
+    print(f"RESULT: {passed} of {len(names)} programs printed their golden output"
+          + (f"; {len(missing)} not run for a missing library ({', '.join(missing)})" if missing else "")
+          + ("" if ok else "; FAILED"))
+    return 0 if ok else 1
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--parallel-junit")
@@ -114,8 +154,13 @@ def main():
     p.add_argument("--parallel-csv")
     p.add_argument("--serial-csv")
     p.add_argument("--old-arch", metavar="MANIFEST")
+    p.add_argument("--programs", metavar="DIR", help="binaries built elsewhere, one per golden file")
     p.add_argument("--expected")
     o = p.parse_args()
+    if o.programs:
+        if not o.expected:
+            p.error("--programs needs --expected")
+        return programs(o)
     if o.old_arch:
         if not o.expected:
             p.error("--old-arch needs --expected")

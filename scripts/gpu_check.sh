@@ -17,6 +17,12 @@
 #            the driver at load) into build-old/ and run each as its golden test does: one line per
 #            program in res/old_arch.log, rc=0 with stdout equal to its golden file, or rc=77 (the
 #            program refuses an image below its floor); any other outcome fails the step
+#   learner_machine  the test command's tests as a learner's machine runs them: with counters closed
+#            to the user (a stand-in ncu that answers ERR_NVGPUCTRPERM) and with no ncu and no
+#            compute-sanitizer: res/restricted_counters.log, res/without_tools.log (every test must
+#            pass or skip; strict mode as configure sets it, tools not required)
+#   toolkits the programs of other toolkits' builds carried in TOOLKIT_BINS (default .carry;
+#            folders bin-<toolkit>/ with a VERSION file): res/toolkits.log, one line per program
 #   bench    the workbook run: every chapter's --bench, timing CSVs, figures
 #   exercises  every exercise's solution must pass and every wrong answer be rejected
 #            (scripts/exercise_modes.sh gpu): res/exercises.log
@@ -55,7 +61,7 @@ cd "$(dirname "$0")/.."
 } > "$RES/env.txt" 2>&1
 cat "$RES/env.txt"
 
-STEPS=${STEPS:-test_command record serial_vs_parallel old_arch bench extras exercises}
+STEPS=${STEPS:-test_command record serial_vs_parallel old_arch learner_machine bench extras exercises}
 [ "${RECORD:-0}" = 1 ] || STEPS=${STEPS/record/}
 has() { [[ " $STEPS " == *" $1 "* ]]; }
 rc=0
@@ -160,6 +166,49 @@ if has old_arch; then
     cat "$RES/old_arch.log"
   fi
   echo "old_arch: $(( $(date +%s) - start )) s"
+fi
+
+if has learner_machine; then
+  # What the test command prints on a learner's machine (README, "What your machine needs"), on
+  # the build of test_command or build: (1) counters closed to the user, as the Linux and WSL
+  # drivers keep them by default: configured with tests/standins/ncu_restricted as ncu, which
+  # answers ERR_NVGPUCTRPERM; (2) a toolkit without Nsight Compute and compute-sanitizer: configured
+  # with the folders where configure finds them hidden (CMAKE_IGNORE_PATH). Strict mode as configure
+  # sets it (a GPU is seen), without WORKBOOK_REQUIRE_TOOLS: the learner's view. Every test must pass
+  # or skip; the logs end with the skips by cause. The build is configured back as it was after.
+  ( unset WORKBOOK_REQUIRE_TOOLS
+    cmake --preset default -DWORKBOOK_NCU="$PWD/tests/standins/ncu_restricted" > "$RES/learner_configure.log" 2>&1
+    ctest --preset default > "$RES/restricted_counters.log" 2>&1 || echo "restricted counters: ctest FAILED"
+    hidden=""
+    for i in 1 2 3 4; do
+      cmake --preset default -UWORKBOOK_NCU -UWORKBOOK_COMPUTE_SANITIZER -DCMAKE_IGNORE_PATH="$hidden" \
+        >> "$RES/learner_configure.log" 2>&1
+      more=$(grep -E '^WORKBOOK_(NCU|COMPUTE_SANITIZER):FILEPATH=.+' build/CMakeCache.txt | sed 's/.*=//' | grep -v NOTFOUND | xargs -r -n1 dirname)
+      [ -z "$more" ] && break
+      hidden=$(printf '%s\n%s\n' "$hidden" "$more" | grep -v '^$' | sort -u | paste -sd';')
+    done
+    echo "hidden from configure: $hidden" > "$RES/without_tools.log"
+    grep -E '^WORKBOOK_(NCU|COMPUTE_SANITIZER):' build/CMakeCache.txt >> "$RES/without_tools.log"
+    ctest --preset default >> "$RES/without_tools.log" 2>&1 || echo "without tools: ctest FAILED"
+    cmake --preset default -UWORKBOOK_NCU -UWORKBOOK_COMPUTE_SANITIZER -UCMAKE_IGNORE_PATH >> "$RES/learner_configure.log" 2>&1
+  ) | tee "$RES/learner_machine.txt"
+  grep -q FAILED "$RES/learner_machine.txt" && rc=1
+  for f in restricted_counters without_tools; do
+    echo "== $f"; grep -E "tests passed|^Skipped tests by cause|^ +[0-9]+  " "$RES/$f.log"
+  done
+fi
+
+if has toolkits; then
+  # The programs of other toolkits' builds (CUDA 12.4 in a Debian 13 root, the newest 13.x from PyPI),
+  # built on a machine without a GPU and carried here in TOOLKIT_BINS (a folder of bin-<toolkit>/
+  # folders): each must print its golden file; one that needs a library this machine lacks is named.
+  for d in "${TOOLKIT_BINS:-.carry}"/bin-*; do
+    [ -d "$d" ] || { echo "toolkits: no bin-* folder in ${TOOLKIT_BINS:-.carry}"; rc=1; break; }
+    t=${d##*/bin-}
+    { echo "== CUDA $t build ($(cat "$d/VERSION" 2>/dev/null || echo 'version not recorded'))"
+      python3 scripts/compare_runs.py --programs "$d" --expected expected_outputs; } >> "$RES/toolkits.log" 2>&1 || rc=1
+  done
+  cat "$RES/toolkits.log"
 fi
 
 if has bench; then

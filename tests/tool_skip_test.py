@@ -175,7 +175,8 @@ def cmd_configure(source, build, scratch):
         if p.returncode != 0:
             check("configure with every ncu and compute-sanitizer hidden", False, p.stdout[-2000:] + p.stderr[-2000:])
             return
-        found = {v: cache_value(scratch, v) for v in ("WORKBOOK_NCU", "WORKBOOK_COMPUTE_SANITIZER")}
+        found = {v: cache_value(scratch, v) or "" for v in ("WORKBOOK_NCU", "WORKBOOK_COMPUTE_SANITIZER")}
+        found = {v: "" if f.endswith("-NOTFOUND") else f for v, f in found.items()}
         more = [os.path.dirname(f) for f in found.values() if f]
         if not more:
             break
