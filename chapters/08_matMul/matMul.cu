@@ -23,13 +23,13 @@
 //                             (GetSubMatrix, GetElement, SetElement, BLOCK_SIZE 16)
 //   3. sgemmRegTile           ours: 128 x 128 tiles, 8 x 8 outputs per thread, held in registers
 //   4. sgemmVec4              ours: 3. with 16-byte loads and stores, A's tile transposed and
-//                             padded, fragments read with 16-byte shared loads, conflict-free
+//                             padded, fragments read with 16-byte shared loads
 //   5. sgemmDoubleBuffer      ours: 4. with two shared stages (the next tile loaded while this one
 //                             is used, one barrier per tile) and a 16-deep k-tile
 //   6. sgemmWarpTile          ours: 5. with each warp's threads on one compact 32 x 64 tile of C
 //   7. sgemmAsync             ours: 6. with cp.async copies into three shared stages (sm_80 and
 //                             later; plain loads and stores below)
-//   8. sgemmTuned             ours: 7. at the tile shape, stages and block order --tune chose
+//   8. sgemmTuned             ours: 7. at another tile shape, stage count and block order
 //   9. sgemmWarpSpecialized   ours: producer warps fill the ring of stages, consumer warps compute,
 //                             mbarriers instead of __syncthreads() (sm_80 on; named barriers below)
 //  10. cublasSgemm            the library peer, CUBLAS_PEDANTIC_MATH: plain FP32 (no TF32, no

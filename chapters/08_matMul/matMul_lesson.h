@@ -52,8 +52,8 @@ struct TileCfg {
   int threads() const { return (bm / wm) * (bn / wn) * 32; }
 };
 constexpr TileCfg kAsync = {128, 128, 16, 32, 64, 2, 2, 3, 2, 1, 0};
-// sgemmTuned: what --tune chose (plots/data/<gpu>/sgemm_tune.csv), one shape for the sizes below
-// kTunedLargeFrom (M * N elements of C) and one from there on.
+// sgemmTuned: two shapes set by hand, one for the sizes below kTunedLargeFrom (M * N elements of C)
+// and one from there on; where --tune ranks them (plots/data/<gpu>/sgemm_tune.csv): the README.
 constexpr TileCfg kTunedSmall = {64, 128, 16, 32, 64, 2, 2, 4, 4, 1, 0};
 constexpr TileCfg kTunedLarge = {64, 128, 16, 32, 64, 2, 2, 4, 4, 16, 0};
 constexpr long long kTunedLargeFrom = 4096LL * 4096;

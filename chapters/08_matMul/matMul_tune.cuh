@@ -1,5 +1,5 @@
-// Chapter 08's --tune: the run that times every shape of kTuneKernels (matMul.cu) to choose sgemmTuned's
-// shape (matMul_lesson.h's kTunedSmall and kTunedLarge). Part of matMul.cu, which includes it after
+// Chapter 08's --tune: the run that times every shape of kTuneKernels (matMul.cu), among them sgemmTuned's
+// (matMul_lesson.h's kTunedSmall and kTunedLarge, set by hand). Part of matMul.cu, which includes it after
 // its harness (Runner, Square, launch_tiled) and before main; not a header of its own.
 #pragma once
 

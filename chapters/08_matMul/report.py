@@ -25,7 +25,6 @@ LABELS = {"MatMulKernel_gmem": "`MatMulKernel` (gmem, source)", "MatMulKernel_sm
           "sgemmAsync": "`sgemmAsync` (ours)", "sgemmTuned": "`sgemmTuned` (ours)",
           "sgemmWarpSpecialized": "`sgemmWarpSpecialized` (ours)", "cublasSgemm": "`cublasSgemm`"}
 SIZES = [1024, 2048, 4096, 8192]
-LATE = ("sgemmWarpTile", "sgemmAsync", "sgemmTuned")  # the steps after sgemmDoubleBuffer
 
 
 def best(q, gpu=None):
@@ -131,19 +130,20 @@ TUNE = "sgemm_tune.csv"
 
 
 def tune_render(q):
-    """The 4 fastest shapes at each size of the tune, cuBLAS's row of the same size first."""
-    out = ["| n | shape (block tile x k-tile, warp tile, thread tile, stages, blocks/SM, block order) | registers "
-           "| TFLOP/s | vs cuBLAS |", "|---:|---|---:|---:|---:|"]
+    """The 2 fastest shapes at each size of each GPU's tune, with their share of cuBLAS's speed in the same run."""
+    out = ["| n | GPU | shape (block tile x k-tile, warp tile, thread tile, stages, blocks/SM, block order) | registers "
+           "| TFLOP/s | vs cuBLAS |", "|---:|---|---|---:|---:|---:|"]
     for n in sorted({r["n"] for r in q.rows()}):
-        rows = q.rows(where=lambda r: r["n"] == n)
-        cub = [r for r in rows if r["config"] == "cublasSgemm"][0]
-        out.append(f"| {n} | `cublasSgemm` | | {cub['tflops']:.2f} | 1.000× |")
-        ours = sorted([r for r in rows if r["config"] != "cublasSgemm"], key=lambda r: r["time_ms"])
-        for r in ours[:4]:
-            shape = (f"{r['bm']}×{r['bn']}×{r['bk']}, {r['wm']}×{r['wn']}, {r['tm']}×{r['tn']}"
-                     f"{' (next k prefetched)' if r['pf'] else ''}, {r['stages']}, {r['minb']}, "
-                     f"{'rows' if r['group'] == 1 else 'groups of ' + str(r['group'])}")
-            out.append(f"| {n} | {shape} | {r['regs']} | {r['tflops']:.2f} | {cub['time_ms'] / r['time_ms']:.3f}× |")
+        for g in ("h100", "h200"):
+            rows = q.rows(gpu=g, where=lambda r: r["n"] == n)
+            cub = [r for r in rows if r["config"] == "cublasSgemm"][0]
+            ours = sorted([r for r in rows if r["config"] != "cublasSgemm"], key=lambda r: r["time_ms"])
+            for r in ours[:2]:
+                shape = (f"{r['bm']}×{r['bn']}×{r['bk']}, {r['wm']}×{r['wn']}, {r['tm']}×{r['tn']}"
+                         f"{' (next k prefetched)' if r['pf'] else ''}, {r['stages']}, {r['minb']}, "
+                         f"{'rows' if r['group'] == 1 else 'groups of ' + str(r['group'])}")
+                out.append(f"| {n} | {g.upper()} | {shape} | {r['regs']} | {r['tflops']:.2f} "
+                           f"| {cub['time_ms'] / r['time_ms']:.3f}× |")
     return out
 
 
@@ -151,14 +151,13 @@ NCU = "sgemm_ncu.csv"
 NCU_ROWS = [  # (label, function of the kernel's row)
     ("registers per thread, warps per SM", lambda r: f"{r['registers']}, {r['warps_per_sm']:.1f}"),
     ("time under ncu (base clock), ms", lambda r: f"{r['duration_ns'] / 1e6:.3f}"),
-    ("issue slots used (%)", lambda r: f"{r['issue_active_pct']:.1f}"),
-    ("FMA pipe busy (%)", lambda r: f"{r['fma_pipe_active_pct']:.1f}"),
-    ("instructions (millions)", lambda r: f"{r['inst_executed'] / 1e6:,.0f}"),
-    ("of them on the FMA pipe (%)", lambda r: f"{100 * r['inst_fma_pipe'] / r['inst_executed']:.1f}"),
-    ("shared load instructions (millions)", lambda r: f"{r['shared_ld_inst'] / 1e6:,.0f}"),
-    ("shared wavefronts per shared load", lambda r: f"{r['smem_ld_wavefronts'] / r['shared_ld_inst']:.2f}"),
-    ("shared wavefronts not from loads (millions)", lambda r: f"{(r['smem_wavefronts'] - r['smem_ld_wavefronts']) / 1e6:,.0f}"),
-    ("shared bank conflicts (millions)", lambda r: f"{r['smem_bank_conflicts'] / 1e6:,.0f}"),
+    ("issue slots used, FMA pipe busy (%)", lambda r: f"{r['issue_active_pct']:.1f}, {r['fma_pipe_active_pct']:.1f}"),
+    ("instructions (millions), % of them on the FMA pipe",
+     lambda r: f"{r['inst_executed'] / 1e6:,.0f}, {100 * r['inst_fma_pipe'] / r['inst_executed']:.1f}"),
+    ("shared load instructions (millions), wavefronts per shared load",
+     lambda r: f"{r['shared_ld_inst'] / 1e6:,.0f}, {r['smem_ld_wavefronts'] / r['shared_ld_inst']:.2f}"),
+    ("shared wavefronts not from loads, bank conflicts (millions)",
+     lambda r: f"{(r['smem_wavefronts'] - r['smem_ld_wavefronts']) / 1e6:,.0f}, {r['smem_bank_conflicts'] / 1e6:,.0f}"),
     ("cycles a warp waits per instruction it issues", lambda r: f"{r['warp_cycles_per_issue']:.2f}"),
     ("… of them at a barrier", lambda r: f"{r['stall_barrier']:.2f}"),
     ("… held at dispatch", lambda r: f"{r['stall_dispatch_stall']:.2f}"),
@@ -178,29 +177,8 @@ def ncu_render(q):
     return out
 
 
-TABLES += [Table(f"matMul.{name}.{g}", csv, gpu=g, render=render)
-           for g in ("h100", "h200") for name, csv, render in (("tune", TUNE, tune_render), ("ncu", NCU, ncu_render))]
-
-# The counters of the ncu table's rows (not the time, not the stall rows), with the row's label.
-NCU_COUNTERS = {"registers": "registers", "warps_per_sm": "warps per SM", "issue_active_pct": "issue slots used",
-                "fma_pipe_active_pct": "FMA pipe busy", "inst_executed": "instructions",
-                "inst_fma_pipe": "instructions on the FMA pipe", "shared_ld_inst": "shared load instructions",
-                "smem_ld_wavefronts": "shared load wavefronts", "smem_wavefronts": "shared wavefronts",
-                "smem_bank_conflicts": "shared bank conflicts"}
-
-
-def ncu_gpus_agree(q):
-    """How far the H200's ncu counters are from the H100's: the largest relative gap (%), its kernel and
-    counter, and the largest of the rest."""
-    gaps = sorted((abs(q(gpu="h200", kernel=r["kernel"])[c] / r[c] - 1) * 100, r["kernel"], label)
-                  for r in q.rows(gpu="h100") for c, label in NCU_COUNTERS.items() if r[c])
-    return gaps[-1] + (gaps[-2][0],)
-
-
-def ncu_stalls_agree(q):
-    """The largest difference between the GPUs in any stall row of the ncu table (cycles per instruction)."""
-    fields = ["warp_cycles_per_issue"] + [k for k in q.rows(gpu="h100")[0] if k.startswith("stall_")]
-    return max(abs(q(gpu="h200", kernel=r["kernel"])[f] - r[f]) for r in q.rows(gpu="h100") for f in fields)
+TABLES += [Table("matMul.tune", TUNE, gpu="h100", render=tune_render)]
+TABLES += [Table(f"matMul.ncu.{g}", NCU, gpu=g, render=ncu_render) for g in ("h100", "h200")]
 
 
 # ---------------------------------------------------------------------------------------------- values
@@ -242,15 +220,21 @@ def per_gpu(g):
     P = "matMul."
     return [
         Value(P + f"best_name.{g}", CSV, lambda q: f"`{best(q)}`", gpu=g),
-        Value(P + f"best_vs_cublas_2048.{g}", CSV, lambda q: vs_cublas(q, best(q), 2048), "{:.3f}×", gpu=g),
         Value(P + f"best_vs_cublas_4096.{g}", CSV, lambda q: vs_cublas(q, best(q), 4096), "{:.3f}×", gpu=g),
-        Value(P + f"best_vs_cublas_8192.{g}", CSV, lambda q: vs_cublas(q, best(q), 8192), "{:.3f}×", gpu=g),
         Value(P + f"best_pct_of_peak.{g}", CSV, lambda q: 100 * q(kernel=best(q), n=4096)["tflops"] / peak_tflops(q), "{:.0f}%", gpu=g),
         Value(P + f"cublas_pct_of_peak.{g}", CSV, lambda q: 100 * q(kernel="cublasSgemm", n=4096)["tflops"] / peak_tflops(q),
               "{:.0f}%", gpu=g),
-        Value(P + f"source_tflops.{g}", CSV,
-              lambda q: (q(kernel="MatMulKernel_gmem", n=4096)["tflops"], q(kernel="MatMulKernel_smem", n=4096)["tflops"]),
-              "{:.2f} and {:.2f}", gpu=g),
+        Value(P + f"step_source.{g}", CSV,
+              lambda q: (q(kernel="MatMulKernel_gmem", n=4096)["tflops"], q(kernel="MatMulKernel_smem", n=4096)["tflops"],
+                         q(kernel="MatMulKernel_smem", n=4096)["tflops"] / q(kernel="MatMulKernel_gmem", n=4096)["tflops"]),
+              "{:.2f} → {:.2f} TFLOP/s ({:.2f}×)", gpu=g),
+        # the source's tiled kernel: its shared-load wavefronts (the traffic run) over the SM cycles of
+        # its timed run at 4096^3 (132 SMs x time x that run's SM clock); shared memory serves at most
+        # one wavefront per SM cycle
+        Value(P + f"smem_busy_source.{g}", T,
+              lambda q: 100 * q(kernel="MatMulKernel_smem")["smem_ld_wavefronts"]
+              / (SMS * q(csv=CSV, kernel="MatMulKernel_smem", n=4096)["time_ms"] * 1e-3
+                 * q(csv=CSV, kernel="MatMulKernel_smem", n=4096)["sm_mhz"] * 1e6), "{:.0f}%", gpu=g),
         Value(P + f"ours_1024.{g}", CSV, ours_range_1024, gpu=g),
         Value(P + f"step_regtile.{g}", CSV,
               lambda q: (q(kernel="MatMulKernel_smem", n=4096)["tflops"], q(kernel="sgemmRegTile", n=4096)["tflops"],
@@ -264,40 +248,48 @@ def per_gpu(g):
               lambda q: (q(kernel=BEST, n=4096)["tflops"],
                          q(kernel=BEST, n=4096)["tflops"] / q(kernel="sgemmVec4", n=4096)["tflops"]),
               "→ {:.2f} ({:.2f}×)", gpu=g),
-        Value(P + f"left_to_cublas.{g}", CSV, lambda q: 100 * (1 - vs_cublas(q, best(q), 4096)), "{:.0f}%", gpu=g),
-        Value(P + f"dram_reads_ours.{g}", T,
-              lambda q: span([reads(q(kernel=k)["dram_bytes"], 1) for k in OURS], "{:.1f}", sep="–"),
-              gpu=g),
-        Value(P + f"smem_dram_gb.{g}", T, lambda q: q(kernel="MatMulKernel_smem")["dram_bytes"] / 1e9, "{:.2f} GB", gpu=g),
-        Value(P + f"gmem_l2_filtered.{g}", T,
-              lambda q: 100 * (1 - q(kernel="MatMulKernel_gmem")["l2_sectors"] / q(kernel="MatMulKernel_gmem")["l1_sectors"]),
-              "{:.0f}%", gpu=g),
-        Value(P + f"smem_ways_regtile.{g}", T,
-              lambda q: q(kernel="sgemmRegTile")["smem_ld_wavefronts"] / q(kernel="sgemmRegTile")["smem_ld_instructions"], "{:.1f}", gpu=g),
-        Value(P + f"smem_ways_vec4.{g}", T,
-              lambda q: q(kernel="sgemmVec4")["smem_ld_wavefronts"] / q(kernel="sgemmVec4")["smem_ld_instructions"], "{:.1f}", gpu=g),
         # the top README's headline row
         Value(P + f"best_tflops.{g}", CSV, lambda q: q(kernel=best(q), n=4096)["tflops"], "{:.1f} TFLOP/s", gpu=g),
     ]
 
 
 OURS = ("sgemmRegTile", "sgemmVec4", "sgemmDoubleBuffer", "sgemmWarpTile", "sgemmAsync", "sgemmTuned")
-# sgemmTuned's variant from 4096² outputs on (matMul_lesson.h: kTunedLarge), as the tune names it
+
+
+def ways(q, k):  # shared wavefronts per shared load instruction (matMul_traffic.csv)
+    return q(kernel=k)["smem_ld_wavefronts"] / q(kernel=k)["smem_ld_instructions"]
+
+
+# sgemmTuned's two shapes (matMul_lesson.h: kTunedSmall below 4096^2 outputs, kTunedLarge from there
+# on), as the tune names them
+TUNED_SMALL = "64x128x16_w32x64_t8x8_s4_b4_g1"
 TUNED_LARGE = "64x128x16_w32x64_t8x8_s4_b4_g16"
 
 
-def tuned_large_in_tune(q):
-    """Where the tune ranks sgemmTuned's large-size variant at 4096³, and whether it timed it at 8192³."""
-    rows = sorted((r for r in q.rows(where=lambda r: r["n"] == 4096 and r["config"] != "cublasSgemm")),
-                  key=lambda r: r["time_ms"])
-    i = next(i for i, r in enumerate(rows) if r["config"] == TUNED_LARGE)
-    cub = q(config="cublasSgemm", n=4096)
-    timed_8192 = any(r["config"] == TUNED_LARGE for r in q.rows(where=lambda r: r["n"] == 8192))
-    k = i + 1
-    nth = f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
-    return (f"{nth} of {len(rows)} at 4096³ ({rows[i]['tflops']:.2f} TFLOP/s, "
-            f"{cub['time_ms'] / rows[i]['time_ms']:.3f}× cuBLAS; the leader {rows[0]['tflops']:.2f})"
-            + ("" if timed_8192 else ", and not timed at 8192³"))
+def tuned_ranks(q):
+    """Where the tune ranks sgemmTuned's shapes at the sizes where sgemmTuned uses them (1st: fastest)."""
+    def rank(config, n):
+        rows = sorted(q.rows(where=lambda r: r["n"] == n and r["config"] != "cublasSgemm"), key=lambda r: r["time_ms"])
+        i = next((i for i, r in enumerate(rows) if r["config"] == config), None)
+        if i is None:
+            return f"untimed at {n}³"
+        k = i + 1
+        nth = f"{k}{'th' if 10 <= k % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(k % 10, 'th')}"
+        return f"{nth} of {len(rows)} at {n}³" if config == TUNED_SMALL else f"{nth} at {n}³"
+    return f"`kTunedSmall` {rank(TUNED_SMALL, 2048)}, `kTunedLarge` {rank(TUNED_LARGE, 4096)}, {rank(TUNED_LARGE, 8192)}"
+
+
+def tune_ws_tiling(q):
+    """The best of the tune's shapes with step 9's tiling (128 x 256 blocks, 64 x 64 warp tiles, 16 x 8 or
+    8 x 16 sums per thread; __syncthreads(), every warp copying) at each size, as a share of cuBLAS, and
+    step 9's share in the ladder's run."""
+    def best_at(n):
+        cub = q(config="cublasSgemm", n=n)
+        return max(cub["time_ms"] / r["time_ms"] for r in q.rows(where=lambda r: r["n"] == n and r["bm"] == 128
+                   and r["bn"] == 256 and r["wm"] == 64 and r["wn"] == 64 and r["tm"] * r["tn"] == 128))
+    sizes = (2048, 4096, 8192)
+    return tuple(best_at(n) for n in sizes) + tuple(q(csv=CSV, kernel="cublasSgemm", n=n)["time_ms"]
+                                                    / q(csv=CSV, kernel="sgemmWarpSpecialized", n=n)["time_ms"] for n in sizes)
 
 
 def step(k, prev):  # k at 4096³: its TFLOP/s, its gain over the step before, its share of cuBLAS
@@ -305,48 +297,50 @@ def step(k, prev):  # k at 4096³: its TFLOP/s, its gain over the step before, i
                       vs_cublas(q, k, 4096))
 
 
-def alone(name, k, n, g, mhz=False):
-    """k run alone beside cuBLAS at n (matMul_<k>_<n>.csv): both TFLOP/s, cuBLAS's time over k's,
-    and with mhz the SM clock of each."""
-    def f(q):
-        ours, cub = q(kernel=k), q(kernel="cublasSgemm")
-        v = (ours["tflops"], cub["tflops"], cub["time_ms"] / ours["time_ms"])
-        return v + (ours["sm_mhz"], cub["sm_mhz"]) if mhz else v
-    return Value(f"matMul.{name}_{n}.{g}", f"matMul_{k}_{n}.csv", f,
-                 "{:.2f} against {:.2f} TFLOP/s, {:.3f}×" + (" ({:.0f} and {:.0f} MHz)" if mhz else ""), gpu=g)
+def alone(name, k, g):
+    """k run alone beside cuBLAS (matMul_<k>_<n>.csv) at 2048, 4096 and 8192: cuBLAS's time over k's."""
+    files = [f"matMul_{k}_{n}.csv" for n in (2048, 4096, 8192)]
+    return Value(f"matMul.{name}.{g}", files[0],
+                 lambda q: tuple(q(csv=f, kernel="cublasSgemm")["time_ms"] / q(csv=f, kernel=k)["time_ms"] for f in files),
+                 "{:.3f}×, {:.3f}× and {:.3f}×", gpu=g)
 
 
-def late(g):  # the three later steps, their tune and their counters
+def late(g):  # the three later steps, the tune, runs alone
     P = "matMul."
-    def ncu(k, field, fmt):
-        return Value(P + f"ncu_{field}_{k}.{g}", NCU, lambda q: q(kernel=k)[field], fmt, gpu=g)
     return [
         Value(P + f"step_warptile.{g}", CSV, step("sgemmWarpTile", "sgemmDoubleBuffer"), "→ {:.2f} ({:.2f}×, {:.3f}× cuBLAS)", gpu=g),
         Value(P + f"step_async.{g}", CSV, step("sgemmAsync", "sgemmWarpTile"), "→ {:.2f} ({:.2f}×, {:.3f}× cuBLAS)", gpu=g),
         Value(P + f"step_tuned.{g}", CSV, step("sgemmTuned", "sgemmAsync"), "→ {:.2f} ({:.2f}×, {:.3f}× cuBLAS)", gpu=g),
-        Value(P + f"tuned_1024.{g}", CSV, lambda q: vs_cublas(q, "sgemmTuned", 1024), "{:.2f}×", gpu=g),
-        Value(P + f"tune_shapes.{g}", TUNE, lambda q: len({re.sub(r"_g\d+", "", r["config"]) for r in q.rows()
-                                                          if r["config"] != "cublasSgemm"}), "{}", gpu=g),
-        Value(P + f"tune_best.{g}", TUNE, lambda q: tuple(max(cub["time_ms"] / r["time_ms"] for r in q.rows(where=lambda r: r["n"] == n and r["config"] != "cublasSgemm"))
-                                                       for n in (2048, 4096, 8192)
-                                                       for cub in [q(config="cublasSgemm", n=n)]),
-              "{:.3f}×, {:.3f}× and {:.3f}×", gpu=g),
-        Value(P + f"tuned_large_rank.{g}", TUNE, tuned_large_in_tune, "{}", gpu=g),
+        Value(P + f"tuned_ranks.{g}", TUNE, tuned_ranks, "{}", gpu=g),
         Value(P + f"tuned_tune_vs_ladder.{g}", TUNE,
               lambda q: (q(config=TUNED_LARGE, n=4096)["tflops"], q(csv=CSV, kernel="sgemmTuned", n=4096)["tflops"]),
               "{:.2f} TFLOP/s in the tune and {:.2f} in the ladder's run", gpu=g),
-        *(alone("tuned_alone", "sgemmTuned", n, g) for n in (2048, 4096, 8192)),
+        alone("tuned_alone", "sgemmTuned", g),
         Value(P + f"tuned_mhz_8192.{g}", CSV, lambda q: q(kernel="sgemmTuned", n=8192)["sm_mhz"], "{:.0f}", gpu=g),
         Value(P + f"cublas_mhz_8192.{g}", CSV, lambda q: q(kernel="cublasSgemm", n=8192)["sm_mhz"], "{:.0f}", gpu=g),
         Value(P + f"tuned_alone_mhz_8192.{g}", "matMul_sgemmTuned_8192.csv", lambda q: q(kernel="sgemmTuned")["sm_mhz"], "{:.0f}", gpu=g),
+    ]
+
+
+def counters_h100():  # what the README quotes of the H100's counters and tune only (the H200's are in its tables)
+    P, g = "matMul.", "h100"
+    def ncu(k, field, fmt):
+        return Value(P + f"ncu_{field}_{k}.{g}", NCU, lambda q: q(kernel=k)[field], fmt, gpu=g)
+    return [
+        Value(P + f"gmem_l2_filtered.{g}", T,
+              lambda q: 100 * (1 - q(kernel="MatMulKernel_gmem")["l2_sectors"] / q(kernel="MatMulKernel_gmem")["l1_sectors"]),
+              "{:.0f}%", gpu=g),
+        Value(P + f"smem_ways_vec4.{g}", T, lambda q: ways(q, "sgemmVec4"), "{:.1f}", gpu=g),
+        Value(P + f"smem_ways_late.{g}", T, lambda q: (ways(q, "sgemmDoubleBuffer"), ways(q, "sgemmWarpTile")),
+              "{:.2f} and {:.2f}", gpu=g),
+        Value(P + f"tuned_1024.{g}", CSV, lambda q: vs_cublas(q, "sgemmTuned", 1024), "{:.2f}×", gpu=g),
+        Value(P + f"tune_shapes.{g}", TUNE, lambda q: len({re.sub(r"_g\d+", "", r["config"]) for r in q.rows()
+                                                          if r["config"] != "cublasSgemm"}), "{}", gpu=g),
         ncu("sgemmTuned", "issue_active_pct", "{:.0f}%"), ncu("cublasSgemm", "issue_active_pct", "{:.0f}%"),
         ncu("sgemmTuned", "stall_barrier", "{:.2f}"), ncu("cublasSgemm", "stall_barrier", "{:.2f}"),
         ncu("sgemmTuned", "stall_dispatch_stall", "{:.2f}"), ncu("cublasSgemm", "stall_dispatch_stall", "{:.2f}"),
         Value(P + f"ncu_inst_ratio.{g}", NCU, lambda q: q(kernel="sgemmTuned")["inst_executed"] / q(kernel="cublasSgemm")["inst_executed"],
               "{:.3f}", gpu=g),
-        Value(P + f"smem_ways_late.{g}", T,
-              lambda q: tuple(q(kernel=k)["smem_ld_wavefronts"] / q(kernel=k)["smem_ld_instructions"] for k in ("sgemmDoubleBuffer", "sgemmWarpTile")),
-              "{:.2f} and {:.2f}", gpu=g),
         Value(P + f"ncu_inst_async_vs_double.{g}", NCU,
               lambda q: q(kernel="sgemmAsync")["inst_executed"] / q(kernel="sgemmDoubleBuffer")["inst_executed"], "{:.3f}", gpu=g),
     ]
@@ -360,18 +354,17 @@ def warp_specialized(g):  # step 9: its step over sgemmTuned, alone beside cuBLA
                      fmt, gpu=g)
     return [
         Value(P + f"step_ws.{g}", CSV, step("sgemmWarpSpecialized", "sgemmTuned"), "→ {:.2f} ({:.2f}×, {:.3f}× cuBLAS)", gpu=g),
-        Value(P + f"ws_vs_cublas.{g}", CSV, lambda q: tuple(vs_cublas(q, "sgemmWarpSpecialized", n) for n in SIZES),
-              "{:.3f}×, {:.3f}×, {:.3f}× and {:.3f}×", gpu=g),
-        *(alone("ws_alone", "sgemmWarpSpecialized", n, g, mhz=True) for n in (2048, 4096, 8192)),
-        ncu("stall_barrier", "{:.2f}, {:.2f} and {:.2f}"), ncu("stall_dispatch_stall", "{:.2f}, {:.2f} and {:.2f}"),
-        ncu("stall_long_scoreboard", "{:.2f}, {:.2f} and {:.2f}"), ncu("issue_active_pct", "{:.0f}%, {:.0f}% and {:.0f}%"),
-        ncu("fma_pipe_active_pct", "{:.0f}%, {:.0f}% and {:.0f}%"), ncu("warps_per_sm", "{:.0f}, {:.0f} and {:.0f}"),
+        alone("ws_alone", "sgemmWarpSpecialized", g),
+        ncu("stall_barrier", "{:.2f}, {:.2f} and {:.2f}"), ncu("stall_long_scoreboard", "{:.2f}, {:.2f} and {:.2f}"),
+        ncu("warps_per_sm", "{:.0f}, {:.0f} and {:.0f}"),
         Value(P + f"tune_mhz_4096.{g}", TUNE, lambda q: span([r["sm_mhz"] for r in q.rows(where=lambda r: r["n"] == 4096)], "{:.0f}", sep="–") + " MHz", gpu=g),
         Value(P + f"tune_mhz_8192.{g}", TUNE, lambda q: span([r["sm_mhz"] for r in q.rows(where=lambda r: r["n"] == 8192)], "{:.0f}", sep="–") + " MHz", gpu=g),
-        Value(P + f"tune_big_thread_4096.{g}", TUNE,
-              lambda q: max(q(config="cublasSgemm", n=4096)["time_ms"] / r["time_ms"]
-                            for r in q.rows(where=lambda r: r["n"] == 4096 and r["config"] != "cublasSgemm"
-                                            and r["tm"] * r["tn"] == 128)), "{:.3f}×", gpu=g),
+        Value(P + f"tune_ws_tiling.{g}", TUNE, tune_ws_tiling,
+              "{:.3f}×, {:.3f}× and {:.3f}× of cuBLAS at 2048³, 4096³ and 8192³, where step 9 reaches {:.3f}×, "
+              "{:.3f}× and {:.3f}× in the ladder's run", gpu=g),
+        Value(P + f"smem_ways.{g}", T,
+              lambda q: (ways(q, "sgemmRegTile"), span([ways(q, k) for k in OURS[1:]], "{:.2f}", sep="–"),
+                         ways(q, "sgemmWarpSpecialized")), "{:.2f} in step 3, {} in steps 4 to 8 and {:.2f} in step 9", gpu=g),
         Value(P + f"ncu_ws_inst.{g}", NCU,
               lambda q: (q(kernel="sgemmWarpSpecialized")["inst_executed"] / q(kernel="sgemmTuned")["inst_executed"],
                          q(kernel="sgemmWarpSpecialized")["shared_ld_inst"] / q(kernel="sgemmTuned")["shared_ld_inst"]),
@@ -379,7 +372,31 @@ def warp_specialized(g):  # step 9: its step over sgemmTuned, alone beside cuBLA
     ]
 
 
-VALUES = per_gpu("h100") + per_gpu("h200") + late("h100") + late("h200") + warp_specialized("h100") + warp_specialized("h200") + [
+
+
+# The counters of the ncu table's rows (not the time, not the stall rows), with the row's label.
+NCU_COUNTERS = {"registers": "registers", "warps_per_sm": "warps per SM", "issue_active_pct": "issue slots used",
+                "fma_pipe_active_pct": "FMA pipe busy", "inst_executed": "instructions",
+                "inst_fma_pipe": "instructions on the FMA pipe", "shared_ld_inst": "shared load instructions",
+                "smem_ld_wavefronts": "shared load wavefronts", "smem_wavefronts": "shared wavefronts",
+                "smem_bank_conflicts": "shared bank conflicts"}
+
+
+def ncu_gpus_agree(q):
+    """How far the H200's ncu counters are from the H100's: the largest relative gap (%), its kernel and
+    counter, and the largest of the rest."""
+    gaps = sorted((abs(q(gpu="h200", kernel=r["kernel"])[c] / r[c] - 1) * 100, r["kernel"], label)
+                  for r in q.rows(gpu="h100") for c, label in NCU_COUNTERS.items() if r.get(c))
+    return gaps[-1] + (gaps[-2][0],)
+
+
+def ncu_stalls_agree(q):
+    """The largest difference between the GPUs in any stall row of the ncu table (cycles per instruction)."""
+    fields = ["warp_cycles_per_issue"] + [k for k in q.rows(gpu="h100")[0] if k.startswith("stall_")]
+    return max(abs(q(gpu="h200", kernel=r["kernel"])[f] - r[f]) for r in q.rows(gpu="h100") for f in fields)
+
+
+VALUES = per_gpu("h100") + per_gpu("h200") + late("h100") + late("h200") + counters_h100() + warp_specialized("h100") + warp_specialized("h200") + [
     # the top README's headline row: one name where both GPUs' fastest is the same kernel
     Value("matMul.best_name", CSV, lambda q: (lambda a, b: f"`{a}`" if a == b else f"H200: `{b}`; H100: `{a}`")(
         best(q, "h100"), best(q, "h200"))),
@@ -395,7 +412,8 @@ VALUES = per_gpu("h100") + per_gpu("h200") + late("h100") + late("h200") + warp_
     Value("matMul.dram_gmem_vs_smem", T,
           lambda q: tuple(q(gpu=g, kernel=k)["dram_bytes"] / 1e9 for g in ("h100", "h200") for k in ("MatMulKernel_smem", "MatMulKernel_gmem")),
           "H100: {:.1f} GB against {:.1f} GB; H200: {:.1f} GB against {:.1f} GB"),
-    Value("matMul.smem_speedup", CSV,
-          lambda q: span([q(gpu=g, kernel="MatMulKernel_gmem", n=4096)["time_ms"] / q(gpu=g, kernel="MatMulKernel_smem", n=4096)["time_ms"]
-                          for g in ("h100", "h200")], "{:.1f}", sep="–") + "×"),
+    # L1 sectors are the same on both GPUs (the traffic table shows one column)
+    Value("matMul.l1_reads_async_tuned", T,
+          lambda q: tuple(reads(q(gpu="h100", kernel=k)["l1_sectors"], 32) for k in ("sgemmAsync", "sgemmTuned")),
+          "{:.0f} and {:.0f}"),
 ]

@@ -1,5 +1,5 @@
-// Step 4: step 3 with 16-byte loads and stores, A's tile transposed and padded, and 16-byte
-// shared loads that are free of bank conflicts.
+// Step 4: step 3 with 16-byte loads and stores, A's tile transposed and padded, and each thread's
+// fragments read as 16-byte shared loads of contiguous float4.
 #pragma once
 
 #include "03_sgemmRegTile.cuh"  // kBM, kBN, kBK, kThreads, kVec4Step
@@ -40,9 +40,10 @@ __device__ __forceinline__ void store4(float* __restrict__ m, int row, int col, 
 
 // The FMAs of one k: thread (ty, tx) owns rows {ty*4 + i, 64 + ty*4 + i} and columns
 // {tx*4 + j, 64 + tx*4 + j}, i, j < 4 (four 4 x 4 blocks, 64 apart), so its 8 values of A and of
-// B are two float4 each (LDS.128), and the 8 threads of a quarter warp that read B at the same
-// time read 8 consecutive float4: 32 different banks, no conflict. In general (sgemmWarpTile) the
-// thread's rows start at a0 and a0 + a_step, its columns at b0 and b0 + b_step.
+// B are two float4 each (LDS.128), and the 8 lanes of a quarter warp read 8 consecutive float4 of
+// B, 32 different banks. A warp's LDS.128 of B still takes 4 wavefronts, one per quarter warp, and
+// one of A 2 (the README's rule for LDS.128, which Nsight Compute's counts match). In general
+// (sgemmWarpTile) the thread's rows start at a0 and a0 + a_step, its columns at b0 and b0 + b_step.
 __device__ __forceinline__ void outer_product(float (&acc)[8][8], const float* As_k, const float* Bs_k, int a0,
                                               int a_step, int b0, int b_step) {
   const float4 a_lo = *reinterpret_cast<const float4*>(As_k + a0);
@@ -86,7 +87,7 @@ __device__ __forceinline__ void store_tile(float* __restrict__ C, const float (&
 // padding per row shift the second by 16 banks, and the rows stay 16-byte aligned.
 constexpr int kPadA = 4;
 
-// 4. 16-byte loads and stores, transposed A, conflict-free 16-byte fragment reads. Each thread
+// 4. 16-byte loads and stores, transposed A, 16-byte fragment reads. Each thread
 // loads one float4 of A's 128 x 8 tile (rows tid/2, k (tid%2)*4..) and one of B's 8 x 128 tile
 // (row tid/32, columns (tid%32)*4..).
 template <bool kVec>

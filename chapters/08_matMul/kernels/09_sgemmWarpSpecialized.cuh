@@ -5,8 +5,8 @@
 #include "07_sgemmAsync.cuh"  // Tiles<>, KTileCopy, load_fragments, fma_fragments, store_sums, block_tile
 
 // In steps 7 and 8 every warp copies its share of the next k-tile and then computes, and one
-// __syncthreads() per k-tile makes all of them wait for the slowest (Nsight Compute: the barrier
-// is the largest stall but one, README). Here the two jobs go to different warps of the block:
+// __syncthreads() per k-tile makes all of them wait for the slowest (Nsight Compute counts the
+// warps waiting at it: the README's table). Here the two jobs go to different warps of the block:
 // - NPROD producer warps (the last ones) copy k-tiles into a ring of T::STAGES stages with
 //   cp.async and never compute;
 // - T::kThreads consumer threads compute exactly as in step 7 (same tiles, same fragments) and
