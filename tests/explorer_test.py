@@ -366,6 +366,18 @@ def main():
                 got = page.read("shfl")
                 if got["drawn"] or not any("is not one of" in e for e in got["errs"]):
                     failures.append(f"bad link {state}: drawn={got['drawn']}, messages {got['errs']}")
+            # A key no field has (__proto__) is ignored; a malformed %-escape is read as typed and
+            # refused by its field.
+            page.open("shfl:__proto__=1,op=idx,arg=%zz,width=16,mask=0xffffffff")
+            got = page.read("shfl")
+            if got["drawn"] or not any("whole number" in e for e in got["errs"]):
+                failures.append(f"bad link arg=%zz: drawn={got['drawn']}, messages {got['errs']}")
+            # After a link's unknown op, choosing one from the control draws again.
+            page.open("shfl:op=__proto__,arg=1,width=16,mask=0xffffffff")
+            page.select("shfl-op", "idx")
+            got = page.read("shfl")
+            if not got["drawn"] or got["errs"]:
+                failures.append(f"op chosen after op=__proto__: drawn={got['drawn']}, messages {got['errs']}")
             page.open("shfl:op=down,arg=4,width=16,mask=0x00ffffff")
             if o.out:
                 page.screenshot("shuffle.png")
