@@ -11,7 +11,8 @@ The rules file, one rule per line ('#' starts a comment):
 
   <kernel>  the kernel's name as the source spells it, template arguments included
             (transposeTiled<64, 8>); * and ? are wildcards. A rule must match at least one kernel,
-            and every kernel it matches must obey it.
+            and every kernel it matches must obey it. `* except A, B` leaves out the kernels A
+            and B (globs too).
   <rule>    has PAT[, PAT...]     every PAT occurs in the kernel; a PAT may start with a count:
                                   5 SHFL.BFLY (exactly 5), >=4 LDG.E.128* (at least), <=2 BAR* (at most)
             lacks PAT[, PAT...]   no PAT occurs
@@ -19,10 +20,15 @@ The rules file, one rule per line ('#' starts a comment):
                                   the first PAT2: `all LDG.E before BAR.SYNC*` (all loads are
                                   issued before the barrier)
             no spill              no local-memory access (LDL/STL) and a zero stack frame
+            ... from nvcc X.Y     (after any rule) it describes the code of nvcc X.Y and later: under
+                                  an older nvcc it is reported as not checked, with the reason in
+                                  a comment beside it (a compiler's or a library's choice that the
+                                  lesson is not about)
   PAT       an opcode with its modifiers, as the SASS prints it: SHFL.BFLY, LDG.E.128.CONSTANT,
             ATOMS.POPC.INC.32; * and ? are wildcards (LDG.E.128*). An optional second word must
             appear in the operands, literally and as a whole operand or its start: `ULDC* c[0x3]`
-            is a uniform load from constant bank 3; `IMAD* 0x88` multiplies by 0x88 (not 0x880).
+            is a uniform load from constant bank 3; `IMAD* 0x88` multiplies by 0x88 (not 0x880); a * in
+            it stands for any characters within the operand (`S2R SR_SWIN*`).
   <why>     what the rule is for, in one sentence. The README shows each rule that has one, with the
             SASS lines it matched (a few); a rule without one is checked all the same. An exercise's
             rules all have one (a learner reads it when the rule fails).
@@ -241,8 +247,10 @@ class Pattern:
             return False
         # The operand text must stand alone or open an operand: `0x80` is not found in `0x800`,
         # `c[0x3]` is found in `c[0x3][0x4]`.
+        # A * in it stands for any run of characters within the operand (`SR_SWIN*`).
         return self.operand is None or re.search(
-            r"(^|[\s,\[])" + re.escape(self.operand) + r"($|[\s,\]\[.])", operands) is not None
+            r"(^|[\s,\[])" + re.escape(self.operand).replace(r"\*", r"[^\s,\[\]]*") + r"($|[\s,\]\[.])",
+            operands) is not None
 
     def ok(self, n):
         cmp = ">=" if self.cmp == "==" and RELAX_EXACT else self.cmp
@@ -257,6 +265,16 @@ class Pattern:
 class Rule:
     def __init__(self, kernel, rule, why, lineno):
         self.kernel, self.rule, self.why, self.lineno = kernel, rule, why, lineno
+        # `<kernel> except A, B`: the kernels the glob matches, less those named (each a glob too).
+        self.glob, _, excluded = kernel.partition(" except ")
+        self.glob = self.glob.strip()
+        self.excluded = [e.strip() for e in excluded.split(",") if e.strip()]
+        # `<rule> from nvcc X.Y`: the rule describes what nvcc X.Y and later make of the source; under
+        # an older nvcc it is reported as not checked (a compiler's choice, not the lesson's).
+        self.since = None
+        m = re.match(r"^(.*\S)\s+from nvcc (\d+\.\d+)$", rule)
+        if m:
+            rule, self.since = m.group(1), m.group(2)
         words = rule.split(None, 1)
         self.kind = words[0] if words else ""
         if rule == "no spill":
@@ -275,7 +293,12 @@ class Rule:
                              "(has PAT, lacks PAT, all PAT before PAT, no spill)")
 
     def select(self, kernels):
-        return [k for k in kernels if fnmatch.fnmatchcase(k.name, self.kernel)]
+        return [k for k in kernels if fnmatch.fnmatchcase(k.name, self.glob)
+                and not any(fnmatch.fnmatchcase(k.name, e) for e in self.excluded)]
+
+    def applies(self, nvcc):
+        """False when the rule holds from an nvcc (`from nvcc X.Y`) newer than this one."""
+        return self.since is None or version_tuple(nvcc) >= version_tuple(self.since)
 
     def check(self, k):
         """A list of failure messages for kernel k (empty: the rule holds)."""
@@ -420,11 +443,20 @@ def read_rules(path):
     return rules, recorded
 
 
-def check_rules(rules, kernels, path):
+def version_tuple(v):
+    """(major, minor) of "12.4.131" or "13.0"; (0, 0) when it cannot be read."""
+    m = re.match(r"(\d+)\.(\d+)", v or "")
+    return (int(m.group(1)), int(m.group(2))) if m else (0, 0)
+
+
+def check_rules(rules, kernels, path, nvcc=None):
     failures = 0
     for r in rules:
         sel = r.select(kernels)
         where = f"{os.path.basename(path)}:{r.lineno}"
+        if nvcc and not r.applies(nvcc):
+            print(f"skip {where}: {r.kernel} | {r.rule}: it describes nvcc {r.since} and later's code; this is nvcc {nvcc}")
+            continue
         if not sel:
             print(f"FAIL {where}: no kernel matches '{r.kernel}'. Kernels: " +
                   ", ".join(sorted(k.name for k in kernels)))
@@ -621,7 +653,7 @@ def main():
 
     print(f"{o.binary}: {len(kernels)} {o.arch} kernels; {len(rules)} rules from {o.rules}; "
           f"cuobjdump {cuobjdump}, nvcc {version}")
-    failures = check_rules(rules, kernels, o.rules)
+    failures = check_rules(rules, kernels, o.rules, version)
 
     if o.readme:
         text = open(o.readme, encoding="utf-8").read()

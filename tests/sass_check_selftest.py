@@ -24,7 +24,7 @@ def kernel(name, texts):
 K = [kernel("warpReduce", ["SHFL.BFLY PT, R3, R2, 0x10, 0x1f"] * 6 + ["EXIT"])]  # six, not five
 
 
-def failures(rules_text, relax, kernels=None, out=None):
+def failures(rules_text, relax, kernels=None, out=None, nvcc=None):
     with tempfile.NamedTemporaryFile("w", suffix=".sass", delete=False) as f:
         f.write(rules_text)
     try:
@@ -32,7 +32,7 @@ def failures(rules_text, relax, kernels=None, out=None):
         sc.RELAX_EXACT = relax
         buf = io.StringIO()
         with redirect_stdout(buf):
-            n = sc.check_rules(rules, kernels or K, f.name)
+            n = sc.check_rules(rules, kernels or K, f.name, nvcc)
         if out is not None:
             out.append(buf.getvalue())
         return n, recorded
@@ -50,8 +50,23 @@ cases = [
     ("lacks stays lacks", "warpReduce | lacks SHFL*\n", True, 1),
     ("no kernel matches: a failure", "nosuch | has SHFL.BFLY\n", True, 1),
     ("exact count that holds", "warpReduce | has 6 SHFL.BFLY\n", False, 0),
+    ("'except' leaves the kernel out: nothing matches, a failure", "* except warp* | has SHFL.BFLY\n", False, 1),
+    ("'except' of another name keeps it", "* except other | has 6 SHFL.BFLY\n", False, 0),
+    ("an operand with a wildcard: 0x1* matches 0x1f", "warpReduce | has SHFL.BFLY 0x1*\n", False, 0),
+    ("an operand without one stays whole: 0x1 is not 0x1f or 0x10", "warpReduce | has SHFL.BFLY 0x1\n", False, 1),
+]
+# `from nvcc X.Y`: checked under X.Y and later (a failing rule fails), not checked before it.
+version_cases = [
+    ("'from nvcc 13.0' under 13.0: checked", "warpReduce | has 7 SHFL.BFLY from nvcc 13.0\n", "13.0.88", 1),
+    ("'from nvcc 13.0' under 13.5: checked", "warpReduce | has 7 SHFL.BFLY from nvcc 13.0\n", "13.5.37", 1),
+    ("'from nvcc 13.0' under 12.4: not checked", "warpReduce | has 7 SHFL.BFLY from nvcc 13.0\n", "12.4.131", 0),
 ]
 bad = 0
+for what, text, nvcc, want in version_cases:
+    got, _ = failures(text, False, nvcc=nvcc)
+    ok = got == want
+    bad += not ok
+    print(f"{'ok   ' if ok else 'WRONG'} {what}: {got} failure(s), want {want}")
 for what, text, relax, want in cases:
     got, _ = failures(text, relax)
     ok = got == want
