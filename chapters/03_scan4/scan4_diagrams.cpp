@@ -1,5 +1,6 @@
-// Chapter 03's picture, computed from the CPU model (scan4_model.h on common/warp_model.h, which the
-// golden test proves equal to the GPU): `scan4_diagrams OUTDIR` writes OUTDIR/<name>.svg.
+// Chapter 03's picture, computed from the CPU model (scan4_model.h on common/warp_model.h; the model's
+// output for the seed 31 - laneId equals the golden file the GPU prints): `scan4_diagrams OUTDIR` writes
+// OUTDIR/<name>.svg.
 //
 // scan4_steps: the three steps of the scan. Each step is one __shfl_up_sync(full, value, i, 8)
 // panel (what every lane passes, what it gets, an arrow from the lane it reads), then a row that says
@@ -49,8 +50,9 @@ int main(int argc, char** argv) {
     const Warp<int> before = value;
     ls::shuffle_panel(d, y, warp_model::Mode::Up, warp_model::kFullMask, static_cast<unsigned>(i),
                       scan4_lesson::kGroup,
-                      "step " + std::to_string(n) + ": n = __shfl_up_sync(0xffffffff, value, " + std::to_string(i) +
-                          ", 8); if ((laneId & 7) >= " + std::to_string(i) + ") value += n;",
+                      "step " + std::to_string(n) + " (i = " + std::to_string(i) +
+                          "): n = __shfl_up_sync(0xffffffff, value, " + std::to_string(i) + ", 8); if ((laneId & 7) >= " +
+                          std::to_string(i) + ") value += n;",
                       [&](int l) { return before[l]; });
     value = scan4_model::step(value, i, [](int mine, int got) { return mine + got; });
     range = scan4_model::step(range, i, join);
@@ -84,6 +86,9 @@ int main(int argc, char** argv) {
   x += 190;
   d.arrow(x, ly + 6, x + 26, ly + 6, svg::kGreen, 1.2);
   d.text(x + 32, ly + 10, "no lane i below it in its group: gets its own value back", 11, "start");
+  x = ls::kLeft + 560;  // the shuffle panel's thick blue frame
+  d.rect(x, ly, 16, 12, svg::kSky, svg::kBlue, 2.5);
+  d.text(x + 21, ly + 10, "read by another lane", 11, "start");
   x = ls::kLeft;  // the two fills of the "value sums lanes" rows
   const double fy = ly + 18;
   d.rect(x, fy, 12, 12, svg::kOrange, svg::kBlack, 0.5);
