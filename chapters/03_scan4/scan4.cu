@@ -26,8 +26,8 @@ __global__ void scan4(int* out) {
   int value = 31 - laneId;  // scan4_lesson::seed(), which the host check uses
 
   // Scan requires log2(n) == 3 steps for 8 threads. Every lane does the shuffle, even those
-  // that will not use the result: the full mask requires every lane to make the call, and a lane
-  // may only read from a lane that executes it.
+  // that will not use the result: the full mask requires every non-exited lane to make the call
+  // (none exits here), and a lane may only read from a lane that executes it.
   for (int i = 1; i <= 4; i *= 2) {
     int n = __shfl_up_sync(0xffffffff, value, i, 8);
     // Lanes with fewer than i predecessors in their group got their own value back: skip it.

@@ -1,6 +1,7 @@
 // Chapter 03's scan on the CPU warp model (common/warp_model.h): one step of the guide's loop,
-// generic in what a lane carries, so that the model (scan4_model.cpp, proved equal to the GPU by the
-// golden test) and the pictures (scan4_diagrams.cpp) run the same code.
+// generic in what a lane carries, so that the model (scan4_model.cpp, whose output for the seed
+// 31 - laneId the tests compare with the golden file the GPU prints) and the pictures
+// (scan4_diagrams.cpp) run the same code.
 #pragma once
 
 #include "scan4_lesson.h"
