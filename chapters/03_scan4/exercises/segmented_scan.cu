@@ -7,10 +7,12 @@
 // 31, 33, 1000, 4099, and (1 << 22) + 1 outside quick mode, with 128-thread blocks, and head
 // patterns: none, every lane, random, every 5th).
 //
-// Hint: the scan4 loop (steps 1, 2, 4, 8, 16) still works if every lane also carries a flag
-// "my partial sum already starts at a head": a lane whose flag is set stops adding, and a lane
-// that adds the partial sum from d lanes below also inherits that lane's flag. Shuffle the flag
-// as well as the value, and keep scan4's guard on lanes with fewer than d predecessors.
+// Hint: scan4's loop run over the whole warp (width 32, d = 1, 2, 4, 8, 16) still works if every
+// lane also carries a flag "my partial sum already starts at a head": a lane whose flag is set stops
+// adding, and a lane that adds the partial sum from d lanes below also inherits that lane's flag.
+// Shuffle the flag as well as the value. scan4's guard on lanes with fewer than d predecessors may
+// stay but changes nothing: lane 0's flag is always set, so at the step with d every lane below d
+// already has its flag set and does not add.
 //
 // Judge it: ctest --preset default -R exercise.segmented_scan
 #define WB_NOT_ATTEMPTED  // delete this line when you start
