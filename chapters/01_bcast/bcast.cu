@@ -85,8 +85,8 @@ int main(int argc, char** argv) {
                                                     static_cast<unsigned>(c.x), c.width));
     for (int l = 0; l < 32; ++l) {
       if (got[l] != want[l]) {
-        std::fprintf(stderr, "MISMATCH %s lane %d: GPU %d, Programming Guide rule %d\n", c.label,
-                     l, got[l], want[l]);
+        std::fprintf(stderr, "MISMATCH %s lane %d: GPU %d, CPU model (the Guide's rules) %d\n",
+                     c.label, l, got[l], want[l]);
         ++failures;
       }
     }

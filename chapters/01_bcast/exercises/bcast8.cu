@@ -7,8 +7,9 @@
 // than 32 elements.
 //
 // Hint: `width` splits the warp into sub-groups and srcLane counts inside the caller's own
-// sub-group (rules 2 and 3 of the chapter README). For the lanes past n, rule 1 says what the full
-// mask requires and what is merely safe: load only where i < n, but shuffle everywhere.
+// sub-group (rules 2 and 3 of the chapter README). For the lanes past n, the README's Exercises
+// section says what the full mask requires and which way is safe under both of NVIDIA's documents:
+// load only where i < n, but shuffle everywhere.
 //
 // Judge it: ctest --preset default -R exercise.bcast8
 #define WB_NOT_ATTEMPTED  // delete this line when you start

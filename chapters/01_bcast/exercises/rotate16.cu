@@ -8,9 +8,9 @@
 //
 // Hint: with width 16, srcLane is taken modulo 16 (rule 3), which rotates a full group for free,
 // but a short group must wrap at len, not at 16: compute the source lane yourself. Lanes past n
-// carry no data: rule 1 of the chapter README says what the full mask requires of them (a lane
-// that returns early must not be read by one that stays) and what is merely safe (keeping them in
-// the shuffle).
+// carry no data: the chapter README's Exercises section says what the full mask requires of them
+// (a lane that returns early must not be read by one that stays) and which way is safe under both
+// of NVIDIA's documents (keeping them in the shuffle).
 //
 // Judge it: ctest --preset default -R exercise.rotate16
 #define WB_NOT_ATTEMPTED  // delete this line when you start
