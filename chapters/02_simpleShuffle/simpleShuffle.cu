@@ -81,7 +81,7 @@ __global__ void test_shfl_xor_array(unsigned lanes, int* d_out, const int* d_in,
   int value[SEGM];  // fully unrolled: four registers, not local memory
 #pragma unroll
   for (int i = 0; i < SEGM; i++) value[i] = d_in[idx + i];
-  // A shuffle moves one 32-bit register; an array takes one shuffle per element.
+  // One SHFL instruction moves one 32-bit register: a 4-int array takes one shuffle per element.
 #pragma unroll
   for (int i = 0; i < SEGM; i++) value[i] = __shfl_xor_sync(lanes, value[i], mask, BDIMX);
 #pragma unroll
@@ -89,8 +89,8 @@ __global__ void test_shfl_xor_array(unsigned lanes, int* d_out, const int* d_in,
 }
 
 // One shuffle swaps value[srcIdx] of the even lanes with value[dstIdx] of their odd partners.
-// srcIdx and dstIdx arrive at run time, and registers cannot be indexed by a run-time value; ptxas
-// still keeps the 4-element array in registers (0-byte stack frame, no LDL/STL in the SASS).
+// srcIdx and dstIdx arrive at run time: the PTX puts the array in a local depot indexed by them,
+// and ptxas still keeps it in registers (0-byte stack frame, no LDL/STL in the SASS).
 __global__ void test_shfl_xor_array_swap(unsigned lanes, int* d_out, const int* d_in, int const mask,
                                          int srcIdx, int dstIdx) {
   int idx = threadIdx.x * SEGM;
