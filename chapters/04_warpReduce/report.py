@@ -33,15 +33,19 @@ def cub_spread(q):
     return 100 * (max(g) / min(g) - 1)
 
 
+def gbps_range(r):
+    """A row's slowest and fastest run in GB/s (GB = 1e9), as the CSV's gbps is its median's."""
+    return r["bytes"] / r["max_ms"] / 1e6, r["bytes"] / r["min_ms"] / 1e6
+
+
 VALUES = [
     Value("warpReduce.cub_in_ch06.h200", "reduceInteger.csv", lambda q: q(kernel=CUB)["gbps"], "{:.0f}"),
     Value("warpReduce.cub_gbps.h200", CSV, lambda q: q(kernel=CUB)["gbps"], "{:.0f}"),
     Value("warpReduce.cub_spread.h200", CSV, cub_spread, "{:.1f}%"),
-    Value("warpReduce.vec4_range_ms.h200", CSV, lambda q: (q(kernel="reduceVec4")["min_ms"],
-                                                           q(kernel="reduceVec4")["max_ms"]), "{:.4f} to {:.4f}"),
-    Value("warpReduce.cub_range_ms.h200", CSV, lambda q: (q(kernel=CUB)["min_ms"], q(kernel=CUB)["max_ms"]),
-          "{:.4f} to {:.4f}"),
-    Value("warpReduce.cub_pct_of_copy.h200", CSV, lambda q: q(kernel=CUB)["pct_of_copy"], "{:.0f}%"),
+    # the 50 runs' slowest and fastest, as bandwidth (bytes over max_ms, then over min_ms)
+    Value("warpReduce.vec4_gbps_range.h200", CSV, lambda q: gbps_range(q(kernel="reduceVec4")), "{:.0f} to {:.0f}"),
+    Value("warpReduce.cub_gbps_range.h200", CSV, lambda q: gbps_range(q(kernel=CUB)), "{:.0f} to {:.0f}"),
+    Value("warpReduce.copy_gbps_range.h200", CSV, lambda q: gbps_range(q(kernel="copy")), "{:.0f} to {:.0f}"),
     Value("warpReduce.vec4_gbps.h200", CSV, lambda q: q(kernel="reduceVec4")["gbps"], "{:.0f}"),
     Value("warpReduce.vec4_pct_of_cub.h200", CSV,
           lambda q: 100 * q(kernel="reduceVec4")["gbps"] / q(kernel=CUB)["gbps"], "{:.1f}%"),
@@ -117,6 +121,13 @@ def no_convert(q):
     return r["cycles_per_step"], 64 * 8 / r["cycles_per_step"], r["warp_exchanges_per_sm_cycle"]
 
 
+def latency_saved(q):
+    """Cycles per step that the shuffle's dependent chain saves against the shared-memory one."""
+    return (q(kernel="smem", experiment="latency")["cycles_per_step"]
+            - q(kernel="shfl", experiment="latency")["cycles_per_step"])
+
+
+VALUES.append(Value("shfl_vs_smem.latency_saved.h100", SV, latency_saved, "{:.1f}", gpu="h100"))
 VALUES.append(Value("shfl_vs_smem.no_convert.h100", SV, no_convert, "64 × 8 / {:.1f} = {:.2f}, not {:.3f}", gpu="h100"))
 
 for _g in ("h100", "h200"):

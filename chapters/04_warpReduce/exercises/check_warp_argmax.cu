@@ -1,6 +1,7 @@
 // Checker of exercise warp_argmax (chapter 04): exact (value, index) per warp against a CPU loop,
 // for inputs with many ties, only negative values, INT_MIN, and partial last warps; memcheck; SASS
-// rules in warp_argmax.sass. Times the exercise against the chapter's butterfly (a max, no index).
+// rules in warp_argmax.sass. Times the exercise against a butterfly max without an index
+// (maxReference below, the chapter's warpReduce with max).
 #include <climits>
 #include <vector>
 
