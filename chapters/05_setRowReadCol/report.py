@@ -188,8 +188,8 @@ DEMO = "logs/syncthreads_ifelse_demo.log"
 
 
 def section(q, command_part):
-    """The part of the demo log after the first '$ ...' line that contains command_part."""
-    text = q.text(DEMO, gpu="h100")
+    """The part of the Value's GPU's demo log after the first '$ ...' line that contains command_part."""
+    text = q.text(DEMO)
     parts = re.split(r"^\$ ", text, flags=re.M)
     for p in parts:
         if command_part in p.split("\n", 1)[0]:
@@ -228,7 +228,7 @@ def synccheck(which):
 
 
 def _synccheck_section(q, kernel_arg):
-    text = q.text(DEMO, gpu="h100")
+    text = q.text(DEMO)
     for p in re.split(r"^\$ ", text, flags=re.M):
         head = p.split("\n", 1)[0]
         if "synccheck" in head and head.rstrip().endswith(kernel_arg):
@@ -243,4 +243,7 @@ VALUES += [
     Value("syncthreads_ifelse.synccheck_errors.h100", DEMO, lambda q: synccheck("lane")(q)[1], "{:,}", gpu="h100"),
     Value("syncthreads_ifelse.synccheck_message_warp.h100", DEMO, lambda q: synccheck("warp")(q)[0], "{}", gpu="h100"),
     Value("syncthreads_ifelse.synccheck_errors_warp.h100", DEMO, lambda q: synccheck("warp")(q)[1], "{:,}", gpu="h100"),
+    # the H200's run: the same outcome, other counts
+    Value("syncthreads_ifelse.synccheck_errors.h200", DEMO, lambda q: synccheck("lane")(q)[1], "{:,}"),
+    Value("syncthreads_ifelse.synccheck_errors_warp.h200", DEMO, lambda q: synccheck("warp")(q)[1], "{:,}"),
 ]

@@ -82,7 +82,7 @@ __device__ void rowReadCol(int* out) {
 
 template <int BX, int BY>
 __device__ void rowReadColDyn(int* out) {
-  extern __shared__ int dtile[];  // only 1-D: the index arithmetic is ours
+  extern __shared__ int dtile[];  // 1-D as in the source (int dtile[][BX] works too: only the first bound is open)
   unsigned idx = threadIdx.y * BX + threadIdx.x;
   unsigned irow = idx / BY, icol = idx % BY;
   dtile[idx] = idx;

@@ -20,9 +20,9 @@
 namespace tile_double {
 
 // The lanes of one 8-byte warp access that collide: per half-warp (the group wb::ex::wavefronts
-// serves together: the workbook's model of 64-bit accesses, not a documented rule, which Nsight
-// Compute's conflict counters agree with on these tiles), the banks that must deliver the most
-// distinct 4-byte words, when more than one.
+// serves together: the workbook's model of 64-bit accesses, stated by no Guide section from
+// compute capability 5.x on, which Nsight Compute's conflict counters agree with on these tiles),
+// the banks that must deliver the most distinct 4-byte words, when more than one.
 // Returns, per lane, the index of its colliding bank in that half-warp (-1: none), and the
 // wavefronts of each half-warp.
 struct Collisions {
