@@ -1,5 +1,6 @@
 // Chapter 06's picture, computed from reduceInteger_lesson.h (the tree's steps that the kernels and
-// the CPU model use; the model is proved equal to the GPU by the golden test):
+// the CPU model use; the model prints the same output as the GPU program: tests reduceInteger.golden
+// and reduceInteger.model compare both with expected_outputs/reduceInteger.txt):
 // `reduceInteger_diagrams OUTDIR` writes OUTDIR/<name>.svg.
 //
 // The block's tree over DIM = 128 values, thread by thread: at each step, which threads add a pair

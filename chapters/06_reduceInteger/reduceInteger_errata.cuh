@@ -11,7 +11,8 @@
 // `idx + 3 * blockDim.x < n` (the book's reduceSmemUnrollDyn); only one guard per load keeps every
 // element for any n. In the last block
 // (idx = n - 4 * DIM + tid when n is a multiple of 4 * DIM) only thread 0 passes: 127 threads
-// contribute 0. The book's program checks only its last kernel's sum, so it never noticed.
+// contribute 0. The book's program checks only its last kernel's sum, so its output does not flag
+// this one.
 __global__ void reduceSmemUnrollBookGuard(const unsigned* g_idata, unsigned* g_odata, size_t n) {
   __shared__ unsigned smem[DIM];
   const unsigned tid = threadIdx.x;

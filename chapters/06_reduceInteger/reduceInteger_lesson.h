@@ -58,8 +58,9 @@ class GlibcRand {
 };
 
 // 004's initializeData<int>: ptr[i] = (int)(rand() & 0xFF) / 10.f, stored into an int, i.e.
-// truncated: 0 .. 25. (A float quotient of two small integers is exact where it is a whole number,
-// so the integer division gives the same values.)
+// truncated: 0 .. 25. (For 0 .. 255 the float quotient x / 10.f is exact where it is a whole number
+// and elsewhere at least 0.1 from one, far more than its rounding error, so truncating it gives
+// x / 10 in integers.)
 inline unsigned source_value(GlibcRand& g) { return static_cast<unsigned>(g.next() & 0xFF) / 10u; }
 
 // What the program prints. Every sum is unsigned (modulo 2^32); with 004's data they stay far

@@ -103,6 +103,11 @@ def claims(g):
         Value(P + f"gmem_to_smem_x.{g}", CSV, lambda q: t(q, "reduceGmem") / t(q, "reduceSmem"), "{:.2f}×", gpu=g),
         Value(P + f"smem_to_unroll.{g}", CSV, lambda q: (t(q, "reduceSmem"), t(q, "reduceSmemUnroll")), "{:.2f} → {:.3f} ms", gpu=g),
         Value(P + f"smem_to_unroll_x.{g}", CSV, lambda q: t(q, "reduceSmem") / t(q, "reduceSmemUnroll"), "{:.1f}×", gpu=g),
+        # the same two ratios with the first passes alone, which is what 004 times
+        Value(P + f"gmem_to_smem_fp_x.{g}", CSV,
+              lambda q: t(q, "reduceGmem", "first_pass_ms") / t(q, "reduceSmem", "first_pass_ms"), "{:.2f}×", gpu=g),
+        Value(P + f"smem_to_unroll_fp_x.{g}", CSV,
+              lambda q: t(q, "reduceSmem", "first_pass_ms") / t(q, "reduceSmemUnroll", "first_pass_ms"), "{:.1f}×", gpu=g),
         Field(P + f"smem_ms.{g}", CSV, "time_ms", "{:.4f}", g, kernel="reduceSmem"),
         Value(P + f"dyn_vs_static.{g}", CSV, lambda q: (t(q, "reduceSmemUnrollDyn"), t(q, "reduceSmemUnroll")),
               "{:.4f} against {:.4f} ms", gpu=g),
@@ -111,6 +116,9 @@ def claims(g):
               "{:.4f} against {:.4f} ms", gpu=g),
         Value(P + f"ours_vs_cub.{g}", CSV, lambda q: t(q, CUB) / t(q, "reduceUnrollShflVec"), "{:.3f}×", gpu=g),
         Value(P + f"ours_and_cub_ms.{g}", CSV, lambda q: (t(q, "reduceUnrollShflVec"), t(q, CUB)), "{:.4f} against {:.4f} ms", gpu=g),
+        Value(P + f"ours_cub_spread.{g}", CSV,
+              lambda q: (t(q, "reduceUnrollShflVec", "min_ms"), t(q, "reduceUnrollShflVec", "max_ms"),
+                         t(q, CUB, "min_ms"), t(q, CUB, "max_ms")), "{:.4f}–{:.4f} against {:.4f}–{:.4f} ms", gpu=g),
         Value(P + f"unrolled_vs_cub.{g}", CSV, lambda q: span([t(q, CUB) / t(q, k) for k in UNROLLED], "{:.3f}×"), gpu=g),
         Value(P + f"ours_vs_unroll.{g}", CSV, lambda q: t(q, "reduceSmemUnroll") / t(q, "reduceUnrollShflVec"), "{:.2f}×", gpu=g),
         Value(P + f"ours_and_unroll_ms.{g}", CSV, lambda q: (t(q, "reduceUnrollShflVec"), t(q, "reduceSmemUnroll")),
@@ -138,7 +146,7 @@ def finish_range(q):
 
 VALUES = claims("h100") + claims("h200") + [
     Value("reduceInteger.finish_us", CSV, finish_range),
-    Value("reduceInteger.pair_spread", CSV, pair_spread, "{:.1f}%"),
+    Value("reduceInteger.pair_spread", CSV, pair_spread, "{:.2f}%"),
     Value("reduceInteger.copy_h200_vs_h100", CSV,
           lambda q: (q(kernel="copy")["gbps"] / q(gpu="h100", kernel="copy")["gbps"], q(kernel="copy")["gbps"],
                      q(gpu="h100", kernel="copy")["gbps"]), "{:.2f}× the H100's ({:.0f} against {:.0f} GB/s)"),

@@ -6,9 +6,9 @@
 // chapter. Copy one element per thread into a shared array (0 for a missing one), then halve:
 // at stride s, thread tid < s adds smem[tid + s] into smem[tid], for s = DIM / 2, ..., 1.
 //
-// Hint: at stride s, thread tid reads smem[tid + s], which thread tid + s wrote at stride 2s:
-// another thread, of another warp while s >= 32. What must every thread of the block have passed
-// between the two steps?
+// Hint: at stride s, thread tid reads smem[tid + s], which thread tid + s wrote in the step before
+// (the copy, or the stride-2s step): another thread, of another warp while s >= 32. What must
+// every thread of the block have passed between the two steps?
 //
 // Judged: every block sum, exactly (n = 1, 37, 255, 256, 257, 1000003 and more), and
 // compute-sanitizer racecheck and synccheck (a hazard fails even when the sum comes out right);
