@@ -33,8 +33,9 @@
 // Every kernel handles every shape; source 004's transposeSmemUnrollPad assumes cols is a multiple of
 // 64 (see README errata).
 //
-// Self-check (exit 1 on mismatch): every output element of every kernel on every shape, against a
-// CPU transpose, bit for bit; the output is poisoned first, so an unwritten element fails.
+// Self-check (exit 1 on mismatch): every output element of kernels 1 to 8 on every test shape (and,
+// under --bench, of every timed kernel on every bench shape), against a CPU transpose, bit for bit;
+// the output is poisoned first, so an unwritten element fails.
 #include <cublas_v2.h>
 #include <cuda/ptx>
 
@@ -149,11 +150,12 @@ __global__ void transposeSmemUnrollPad_004boundary(float* out, const float* in, 
 // conflict-free.
 // The block numbering: blockIdx.x walks down the input (tile rows), blockIdx.y across it, the
 // reverse of kernels 1 to 6. Blocks with neighbouring blockIdx.x then write neighbouring pieces of
-// the same output rows (and read pieces of input rows far apart). The Programming Guide leaves the
-// order in which blocks run to the hardware; the bench times the same body with the other
+// the same output rows (and read pieces of input rows far apart). Of the order in which blocks run
+// the Programming Guide says only that it must be possible to run them "in any order, in parallel
+// or in series"; the bench times the same body with the other
 // numbering, transposeTiled_colsFirst, to show what this one buys (README, "What the block
 // numbering buys").
-// The loads: on sm_80 and newer each is ld.global.nc.L2::256B.f32, the read-only load that __ldg
+// The loads: on sm_80 and newer each is ld.global.nc.L2::256B.b32, the read-only load that __ldg
 // makes (ld.global.nc) with the qualifier .L2::256B, which the PTX ISA describes as a hint to fetch
 // additional data of that size into L2, and as a performance hint only: the values loaded are the
 // same. cuda::ptx (CCCL, shipped with the CUDA Toolkit) has one function per PTX instruction form;

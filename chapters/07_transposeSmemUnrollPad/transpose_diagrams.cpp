@@ -277,7 +277,7 @@ void block_numbering(svg::Writer& out) {
   }
   d.legend(12, top + 2 * panel_h + 4,
            {{svg::kOrange, "blocks 0, 1, 2: neighbouring block numbers"}, {svg::kWhite, "the other blocks"}}, 11);
-  d.text(788, top + 2 * panel_h + 14, "the hardware chooses the order in which blocks run", 11, "end", svg::kGrey);
+  d.text(788, top + 2 * panel_h + 14, "blocks may run in any order, in parallel or in series", 11, "end", svg::kGrey);
   out("block_numbering", d);
 }
 
