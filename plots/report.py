@@ -136,3 +136,32 @@ def copy_vs_memcpy(q):
 
 VALUES += [Value(f"copy.vs_memcpy.{g}", "warpReduce.csv", copy_vs_memcpy, "{:.3f}× to {:.3f}× (at {} sizes)", gpu=g)
            for g in ("h100", "h200")]
+
+
+def toolkit_golden(which):
+    """What the programs of another toolkit's build printed on this GPU (logs/toolkits.log, written by
+    scripts/gpu_check.sh's toolkits step from scripts/compare_runs.py --programs): its RESULT line in
+    words, with the library a program lacked named."""
+    def value(q):
+        text = q.text("logs/toolkits.log")
+        m = re.search(r"^== CUDA " + re.escape(which) + r" build \((.*?)\)\n(.*?)^RESULT: ([^\n]*)$", text, re.M | re.S)
+        if not m:
+            raise DataError(q.path("logs/toolkits.log") + f": no RESULT for the CUDA {which} build")
+        version, result = m.group(1), m.group(3)
+        r = re.match(r"(\d+) of (\d+) programs printed their golden output(?:; (\d+) not run for a missing library \(([^)]*)\))?(.*)$", result.strip())
+        if not r or r.group(5):
+            raise DataError(q.path("logs/toolkits.log") + f": the CUDA {which} build did not pass: {result}")
+        lib = re.search(r"not run: it needs (\S+),", m.group(2))
+        said = f"{r.group(1)} of its {r.group(2)} programs printed their golden files ({version})"
+        linked = re.search(r"matMul's cuBLAS: (\S+) => (/\S+)", m.group(2))
+        if linked:
+            said += f"; cuBLAS at run time: the GPU machine's {linked.group(1)} ({os.path.dirname(linked.group(2))})"
+        if r.group(3):
+            said += (f"; {r.group(4).replace(', ', ' and ')} need {lib.group(1) if lib else 'a library'}, which the "
+                     "GPU machine lacks, and were not run")
+        return said
+    return value
+
+
+VALUES += [Value("toolkits.golden_124.h100", "logs/toolkits.log", toolkit_golden("12.4"), gpu="h100"),
+           Value("toolkits.golden_newest.h100", "logs/toolkits.log", toolkit_golden("newest"), gpu="h100")]

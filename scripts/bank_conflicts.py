@@ -21,7 +21,7 @@ usage: bank_conflicts.py --program PATH [--probe PATH] [--ncu PATH]
   --csv-dir DIR writes DIR/<gpu>/NAME.csv (the committed tables: plots/data); NAME defaults to
   bank_conflicts. --kernels picks the kernels to profile (default: chapter 05's), and
   --program-arg passes arguments to the program (chapter 07 uses --profile).
-Exit: 0 pass, 1 fail, 77 skip (no GPU, or no ncu; with WORKBOOK_STRICT=1 a skip fails instead).
+Exit: 0 pass, 1 fail, 77 skip (no GPU, no ncu, or counters closed to this user: scripts/skips.py says which fail in strict mode).
 """
 import argparse
 import csv

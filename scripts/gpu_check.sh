@@ -51,6 +51,7 @@ cd "$(dirname "$0")/.."
 
 {
   date -u
+  grep -E '^PRETTY_NAME=' /etc/os-release 2>/dev/null
   nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
   nvcc --version | tail -2
   cmake --version | head -1
@@ -202,11 +203,17 @@ if has toolkits; then
   # The programs of other toolkits' builds (CUDA 12.4 in a Debian 13 root, the newest 13.x from PyPI),
   # built on a machine without a GPU and carried here in TOOLKIT_BINS (a folder of bin-<toolkit>/
   # folders): each must print its golden file; one that needs a library this machine lacks is named.
+  # The shared libraries they link (cuBLAS) come from this machine's toolkit where it has them: its
+  # lib64 goes on LD_LIBRARY_PATH, and the log names the cuBLAS each build's matMul resolves to.
+  cudalib=$(dirname "$(dirname "$(readlink -f "$(command -v nvcc)")")")/lib64
   for d in "${TOOLKIT_BINS:-.carry}"/bin-*; do
     [ -d "$d" ] || { echo "toolkits: no bin-* folder in ${TOOLKIT_BINS:-.carry}"; rc=1; break; }
     t=${d##*/bin-}
     { echo "== CUDA $t build ($(cat "$d/VERSION" 2>/dev/null || echo 'version not recorded'))"
-      python3 scripts/compare_runs.py --programs "$d" --expected expected_outputs; } >> "$RES/toolkits.log" 2>&1 || rc=1
+      echo "on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1); LD_LIBRARY_PATH adds $cudalib;" \
+           "matMul's cuBLAS: $(LD_LIBRARY_PATH="$cudalib:${LD_LIBRARY_PATH:-}" ldd "$d/matMul" | grep -o 'libcublas\.so[^ ]* => [^ ]*' | head -1)"
+      LD_LIBRARY_PATH="$cudalib:${LD_LIBRARY_PATH:-}" python3 scripts/compare_runs.py --programs "$d" --expected expected_outputs
+    } >> "$RES/toolkits.log" 2>&1 || rc=1
   done
   cat "$RES/toolkits.log"
 fi

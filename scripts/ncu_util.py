@@ -45,7 +45,8 @@ def parse(p):
     """Adds the options every ncu script takes, parses, and insists on --csv or --csv-dir."""
     p.add_argument("--program", required=True)
     p.add_argument("--probe")
-    p.add_argument("--ncu", default="")
+    p.add_argument("--ncu", default=None,
+                   help="the ncu to use; given empty (configure found none) there is none, even on PATH")
     p.add_argument("--csv")
     p.add_argument("--csv-dir")
     p.add_argument("--check", action="store_true")
@@ -63,7 +64,10 @@ def start(o):
         if probe.returncode == SKIP:
             return skip(probe.stderr.strip())
         slug = probe.stdout.split()[-1] if probe.stdout.split() else slug
-    ncu = o.ncu or shutil.which("ncu") or ""
+    # The ctest tests pass configure's finding (--ncu=PATH, or --ncu= for none): that decides, so
+    # that a build configured without ncu skips its ncu tests even where one is on PATH. Run by hand
+    # without --ncu, the script takes the ncu on PATH.
+    ncu = o.ncu if o.ncu is not None else (shutil.which("ncu") or "")
     if not ncu or not os.path.exists(ncu):
         return skip("Nsight Compute (ncu) not found" + (f" at {o.ncu}" if o.ncu else ""))
     return slug, ncu
