@@ -20,7 +20,7 @@ With --check it asserts, exactly (the counters are deterministic for these kerne
 
 usage: gmem_transactions.py --program PATH [--probe PATH] [--ncu PATH] (--csv FILE | --csv-dir DIR) [--check]
   --csv-dir DIR writes DIR/<gpu>/reduceInteger_transactions.csv (the committed tables: plots/data).
-Exit: 0 pass, 1 fail, 77 skip (no GPU, or no ncu; with WORKBOOK_STRICT=1 a skip fails instead).
+Exit: 0 pass, 1 fail, 77 skip (no GPU, no ncu, or counters closed to this user: scripts/skips.py says which fail in strict mode).
 """
 import argparse
 import csv

@@ -29,7 +29,7 @@ and the coalescing arithmetic for the sectors (16 x 16 blocks: a warp is two row
 
 usage: matmul_traffic.py --program PATH [--probe PATH] [--ncu PATH] (--csv FILE | --csv-dir DIR) [--check]
   --csv-dir DIR writes DIR/<gpu>/matMul_traffic.csv (the committed table: plots/data).
-Exit: 0 pass, 1 fail, 77 skip (no GPU, or no ncu; with WORKBOOK_STRICT=1 a skip fails instead).
+Exit: 0 pass, 1 fail, 77 skip (no GPU, no ncu, or counters closed to this user: scripts/skips.py says which fail in strict mode).
 """
 import argparse
 import csv
