@@ -92,13 +92,13 @@ __global__ void stencil_1d_ldg(const float* in, float* out, int N, const float* 
   stencil_body(in, out, N, [dcoef](int i) { return __ldg(&dcoef[i]); });
 }
 
-// Ours. A stencil with radius 4 reads each input 9 times but only needs it from DRAM once; the
-// shared tile is one way to get the reuse, L1 is another. Each thread handles 4 consecutive
-// outputs i..i+3 (i a multiple of 4): it needs in[i-4 .. i+7], exactly three aligned float4 loads
-// (RADIUS = 4 keeps them aligned), and writes one float4. Each float4 is loaded by three
-// neighbouring threads; for DRAM to see each byte about once, a cache (L1 or L2: not measured
-// which) must serve the repeats. A grid-stride loop (it runs once per thread on the covering grid
-// that launch() gives it), and a scalar tail for N % 4.
+// Ours. A stencil with radius 4 reads each input 8 times (the centre has weight 0 and is not read)
+// but only needs it from DRAM once; the shared tile is one way to get the reuse, L1 is another.
+// Each thread handles 4 consecutive outputs i..i+3 (i a multiple of 4): it needs in[i-4 .. i+7],
+// exactly three aligned float4 loads (RADIUS = 4 keeps them aligned), and writes one float4. Each
+// float4 is loaded by three neighbouring threads; for DRAM to see each byte about once, a cache (L1
+// or L2: not measured which) must serve the repeats. A grid-stride loop (it runs once per thread on
+// the covering grid that launch() gives it), and a scalar tail for N % 4.
 constexpr int kVecThreads = 256;
 __global__ void __launch_bounds__(kVecThreads)
 stencil_1d_vec4(const float* __restrict__ in, float* __restrict__ out, int N) {

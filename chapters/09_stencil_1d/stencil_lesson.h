@@ -29,7 +29,8 @@ inline std::vector<float> make_input(int n) {
 }
 
 // The stencil in float with fused multiply-adds in the kernels' order, k = 1..4: what the GPU
-// computes, bit for bit (each `tmp += c * (a - b)` compiles to one FFMA).
+// computes, bit for bit (in each `tmp += c * (a - b)` the subtraction is one FADD and the
+// multiply-add one FFMA).
 inline float stencil_point(const float* in, int i) {
   float tmp = 0.0f;
   for (int k = 1; k <= RADIUS; ++k) tmp = std::fma(kCoef[k], in[i + k] - in[i - k], tmp);
