@@ -1,4 +1,6 @@
-"""Chapter 09's measured tables, quoted numbers and figure (format: plots/plot_timings.py)."""
+"""Chapter 09's measured tables, quoted numbers and figure (format: plots/plot_timings.py).
+stencil_1d: the stencil's timings and the race demo's sanitizer log; constant_divergence: k distinct
+__constant__ addresses per warp read, and the constant cache's size."""
 import re
 
 from plot_timings import Col, DataError, Field, Figure, Table, Value, span
@@ -29,11 +31,9 @@ TABLES = [
                 {"kernel": "stencil_1d_vec4", "size": N28, "label": "`stencil_1d_vec4` (ours)", "_bold": True},
                 {"kernel": "copy", "size": N28, "label": "`copy`"}],
           columns=[Col("kernel", "{label}", "l"),
-                   Col("N = 2^26: GB/s", lambda r, q: f"{q(kernel=r['kernel'], size=N26)['gbps']:.1f}"
-                       if r["kernel"] in BOOK else f"{q(kernel=r['kernel'], size=N26)['gbps']:.0f}"),
+                   Col("N = 2^26: GB/s", at_n("gbps", N26, "{:.1f}")),
                    Col("% of copy", at_n("pct_of_copy", N26, "{:.1f}")),
-                   Col("N = 2^28: GB/s", lambda r, q: f"{q(kernel=r['kernel'], size=N28)['gbps']:.1f}"
-                       if r["kernel"] in BOOK else f"{q(kernel=r['kernel'], size=N28)['gbps']:.0f}"),
+                   Col("N = 2^28: GB/s", at_n("gbps", N28, "{:.1f}")),
                    Col("% of copy", at_n("pct_of_copy", N28, "{:.1f}"))]),
 ]
 
@@ -135,6 +135,14 @@ VALUES = [
           lambda q: (100 * (1 - q(gpu="h100", kernel="copy", size=N28)["gbps"] / q(kernel="copy", size=N28)["gbps"]),
                      q(gpu="h100", kernel="copy", size=N28)["gbps"], q(kernel="copy", size=N28)["gbps"]),
           "{:.0f}% slower ({:.0f} against {:.0f} GB/s at 2^28)"),
+    # the SM clock of the book's kernels' runs at 2^26 and 2^28, both GPUs
+    Value("stencil_1d.book_mhz_both", CSV,
+          lambda q: span([q(gpu=g, kernel=k, size=n)["sm_mhz"] for g in ("h100", "h200") for k in BOOK for n in (N26, N28)],
+                         sep="–")),
+    # cudaMemcpy against the copy kernel, every N, on the H100 (the table's GPU)
+    Value("stencil_1d.memcpy_vs_copy.h100", CSV,
+          lambda q: max(abs(r["pct_of_copy"] - 100) for r in q.rows(where=lambda r: r["kernel"] == "cudaMemcpy")),
+          "{:.1f}%", gpu="h100"),
     # the top README's headline row and copy ranges
     Field("stencil_1d.vec4_gbps.h200", CSV, "gbps", "{:.0f} GB/s", kernel="stencil_1d_vec4", size=N28),
     Field("stencil_1d.vec4_gbps.h100", CSV, "gbps", "{:.0f} GB/s", "h100", kernel="stencil_1d_vec4", size=N28),
@@ -143,11 +151,7 @@ VALUES = [
 ]
 
 
-# ---- measurement programs of this chapter (appended to the lists above)
-"""Chapter 09's measured tables, quoted numbers and figure (format: plots/plot_timings.py).
-constant_divergence: k distinct __constant__ addresses per warp read, and the constant cache's size."""
-from plot_timings import Col, Figure, Table, Value, at
-
+# ---- constant_divergence (appended to the lists above)
 CD = "constant_divergence.csv"
 CD_GPU = "h100"
 CD_KEY = ("experiment", "kernel", "distinct", "stride_bytes", "footprint_bytes")
@@ -203,7 +207,7 @@ TABLES = globals().get("TABLES", []) + [  # after any declarations above in this
                    Col("plain load, 256 B apart", cyc("global", 256))]),
     Table("constant_divergence.footprint.h100", CD, gpu=CD_GPU, key=("experiment", "kernel", "footprint_bytes"),
           rows=[{"experiment": "footprint", "kernel": "constant", "footprint_bytes": f}
-                for f in [512, 1024, 1536, 2048, 3072, 4096, 8192, 16384, 32768, 49152, 65536]],
+                for f in [512, 1024, 1536, 2048, 3072, 4096, 6144, 8192, 12288, 16384, 24576, 32768, 49152, 65536]],
           columns=[Col("bytes chased (one word per 64 B)", "{footprint_bytes:,}"),
                    Col("`__constant__`: cycles per read", fp_cyc("constant")), Col("`__ldg`", fp_cyc("ldg")),
                    Col("plain load", fp_cyc("global"))]),
@@ -220,6 +224,15 @@ def _values(g):
               "{:.1f}×", gpu=g),
         Value("constant_divergence.per_address." + g, CD, per_address, "{:.1f}", gpu=g),
         Value("constant_divergence.ldg." + g, CD, c("divergence", "ldg", distinct=32, stride_bytes=4), "{:.0f}", gpu=g),
+        Value("constant_divergence.ldg_uniform." + g, CD, c("divergence", "ldg", distinct=1, stride_bytes=4), "{:.0f}", gpu=g),
+        # 16 words 256 B apart if every one of them misses the first level: the uniform read, 15 more
+        # addresses at the per-address step, and 16 first-level misses at the footprint table's cost
+        # (64 KB against 512 B); against the measured time
+        Value("constant_divergence.miss_model." + g, CD,
+              lambda q: (c("divergence", "constant", distinct=1, stride_bytes=4)(q) + 15 * per_address(q)
+                         + 16 * (c("footprint", "constant", footprint_bytes=65536)(q) - c("footprint", "constant", footprint_bytes=512)(q)),
+                         c("divergence", "constant", distinct=16, stride_bytes=256)(q)),
+              "{:,.0f} cycles predicted against {:,.0f} measured", gpu=g),
         Value("constant_divergence.lines32." + g, CD, c("divergence", "constant", distinct=32, stride_bytes=256), "{:.0f}", gpu=g),
         Value("constant_divergence.lines32_ldg." + g, CD, c("divergence", "ldg", distinct=32, stride_bytes=256), "{:.0f}", gpu=g),
         Value("constant_divergence.l1_bounds." + g, CD, constant_l1, "at least {:,} and less than {:,} bytes", gpu=g),
