@@ -70,7 +70,7 @@ if(NOT DEFINED WORKBOOK_GPU_SEEN)
 endif()
 option(WORKBOOK_STRICT "A test that would skip fails instead (default: ON when configure sees a GPU)"
        ${WORKBOOK_GPU_SEEN})
-message(STATUS "Workbook: strict mode (a skip fails) ${WORKBOOK_STRICT}")
+message(STATUS "Workbook: strict mode (a skip for an unusable GPU or driver fails) ${WORKBOOK_STRICT}")
 
 # One cpu slot per logical core: the test preset reads this file (resourceSpecFile).
 cmake_host_system_information(RESULT WORKBOOK_CORES QUERY NUMBER_OF_LOGICAL_CORES)
@@ -339,5 +339,6 @@ function(workbook_measurement name)
              --binary $<TARGET_FILE:${name}> --rules ${CMAKE_CURRENT_SOURCE_DIR}/${WM_SASS}
              --nvcc-version ${CMAKE_CUDA_COMPILER_VERSION} --cuda-bin ${CUDAToolkit_BIN_DIR} "--cuobjdump=${WORKBOOK_CUOBJDUMP}")
     set_tests_properties(${name}.sass PROPERTIES LABELS "sass;cpu" TIMEOUT 120)
+    _workbook_skippable(${name}.sass)
   endif()
 endfunction()

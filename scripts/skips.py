@@ -39,28 +39,37 @@ CAUSES = {
                           "rebuild with -DCMAKE_CUDA_ARCHITECTURES=native",
                           True, True),
     "ncu-counters": ("Nsight Compute may not read this GPU's performance counters (ERR_NVGPUCTRPERM)",
-                     "run the ncu tests with administrator rights (`sudo ctest --test-dir build -L ncu`), or "
-                     "open the counters to every user: on Linux, `echo 'options nvidia "
+                     "run them with administrator rights (`sudo \"$(command -v ctest)\" --test-dir build -L ncu`, "
+                     "`-L exercise` for your exercises, then `sudo chown -R \"$USER\" build`), or open the "
+                     "counters to every user: on Linux, `echo 'options nvidia "
                      "NVreg_RestrictProfilingToAdminUsers=0' | sudo tee /etc/modprobe.d/nvidia-profiling.conf`, "
-                     "then reboot; on Windows and WSL, NVIDIA Control Panel > Desktop > Enable Developer "
+                     "`sudo update-initramfs -u` where the driver loads from the initramfs, then reboot; on "
+                     "Windows and WSL, NVIDIA Control Panel > Desktop > Enable Developer "
                      "Settings, then Developer > Manage GPU Performance Counters > allow all users "
                      "(NVIDIA's page: developer.nvidia.com/ERR_NVGPUCTRPERM)",
                      False, True),
     "no-ncu": ("Nsight Compute (ncu) not found",
-               "install Nsight Compute (in NVIDIA's CUDA toolkit; Debian 13: `apt install nsight-compute`), "
+               "install Nsight Compute (in NVIDIA's CUDA toolkit; Debian 13, non-free: `apt install nsight-compute`), "
                "then configure again, or name it: `cmake --preset default -DWORKBOOK_NCU=/path/to/ncu`",
                False, True),
     "no-sanitizer": ("compute-sanitizer not found",
-                     "install compute-sanitizer (in NVIDIA's CUDA toolkit and its cuda-sanitizer package; "
-                     "PyPI: `pip install nvidia-cuda-sanitizer-api`), then configure again, or name it: "
+                     "install compute-sanitizer (in NVIDIA's CUDA toolkit; Debian 13, non-free: in "
+                     "`nvidia-cuda-toolkit`) and configure again; or, from PyPI in a virtual environment, "
+                     "`pip install nvidia-cuda-sanitizer-api` (CUDA 13; `-cu12` for CUDA 12) and name the "
+                     "`compute-sanitizer` it installs (`pip show -f nvidia-cuda-sanitizer-api`): "
                      "`cmake --preset default -DWORKBOOK_COMPUTE_SANITIZER=/path/to/compute-sanitizer`",
+                     False, True),
+    "no-cuobjdump": ("cuobjdump, nvdisasm or c++filt not found (the sass tests read the compiled code with them)",
+                     "a full CUDA toolkit has cuobjdump and nvdisasm, binutils has c++filt (Debian: `apt install "
+                     "binutils`); with a toolkit from PyPI, `python3 -m pip install nvidia-cuda-cuobjdump "
+                     "nvidia-cuda-nvdisasm` of the toolkit's major version, in the Python that runs the tests",
                      False, True),
     "no-browser": ("no headless Chromium to drive the explorer",
                    "Debian: `apt install chromium chromium-driver python3-selenium` (or `pip install selenium`)",
                    False, False),
     "no-matplotlib": ("no Python with matplotlib to draw the figures",
-                      "Debian: `apt install python3-matplotlib`, or let the build make build/venv from "
-                      "requirements.txt (needs PyPI)",
+                      "Debian: `apt install python3-matplotlib` (for the python3 CMake found), or let the build "
+                      "make build/venv from requirements.txt (needs PyPI; on Debian also `apt install python3-venv`)",
                       False, True),
     "not-attempted": ("exercise not attempted",
                       "write the kernel in the file the line names (the chapter README lists the exercises)",
@@ -72,6 +81,7 @@ _PATTERNS = [
     ("ncu-counters", re.compile(r"ERR_NVGPUCTRPERM|permission to access NVIDIA GPU Performance Counters", re.I)),
     ("no-ncu", re.compile(r"Nsight Compute \(ncu\) not found|\bncu not found", re.I)),
     ("no-sanitizer", re.compile(r"compute-sanitizer not found", re.I)),
+    ("no-cuobjdump", re.compile(r"cuobjdump|nvdisasm|c\+\+filt", re.I)),
     ("not-attempted", re.compile(r"not attempted", re.I)),
     ("no-matplotlib", re.compile(r"matplotlib", re.I)),
     ("no-browser", re.compile(r"chromium|chromedriver|selenium", re.I)),
