@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
   d.text(x + 32, ly + 10, "reads that lane's value", 11, "start");
   x += 190;
   d.arrow(x, ly + 6, x + 26, ly + 6, svg::kGreen, 1.2);
-  d.text(x + 32, ly + 10, "no lane i below it in its group: gets its own value back", 11, "start");
+  d.text(x + 32, ly + 10, "no lane i lanes below it in its group: own value back", 11, "start");
   x = ls::kLeft + 560;  // the shuffle panel's thick blue frame
   d.rect(x, ly, 16, 12, svg::kSky, svg::kBlue, 2.5);
   d.text(x + 21, ly + 10, "read by another lane", 11, "start");

@@ -1,7 +1,9 @@
 // Exercise scan_exclusive8 (chapter 03, easy): the chapter's scan made exclusive, over an array.
 //
-// Task: in each group of 8 consecutive elements (8 lanes, as scan4), element j receives the sum of
-// the elements before it in its group:  out[g + j] = in[g] + ... + in[g + j - 1],  and out[g] = 0.
+// Task: cut the array into groups of 8 consecutive elements starting at multiples of 8 (elements
+// 8k to 8k + 7, the 8 lanes of a scan4 group). With g = 8k the first element of a group, element
+// g + j receives the sum of the elements before it in its group: out[g + j] = in[g] + ... +
+// in[g + j - 1], and out[g] = 0.
 // Use __shfl_up_sync with width 8, no shared memory. n is any size (the checker tries 1, 7, 9, 100,
 // 1000, 4099, and (1 << 22) + 5 outside quick mode, with 128-thread blocks), so the last group and the last warp may be short.
 //
