@@ -34,7 +34,8 @@
 //                             mbarriers instead of __syncthreads() (sm_80 on; named barriers below)
 //  10. cublasSgemm            the library peer, CUBLAS_PEDANTIC_MATH: plain FP32 (no TF32, no
 //                             tensor cores)
-// Every kernel handles every size; the source's assume multiples of 16 (see README errata).
+// Every kernel of the ladder handles every size (the tune's other shapes are built for whole tiles
+// only); the source's assume multiples of 16 (see README errata).
 //
 // Self-check (exit 1 on any mismatch): lesson cases use whole-number inputs, so C is exact and
 // every element of every kernel must equal the CPU's. The benchmark uses random floats in
@@ -104,8 +105,8 @@ __global__ void countOutside(const float* __restrict__ C, const double* __restri
 }
 
 // ---------------------------------------------------------------------------------------------
-// Launching the Tiles<> kernels: one instantiation for whole tiles and one for edges (none for the
-// tune's shapes, which run only on whole tiles).
+// Launching the Tiles<> kernels: one instantiation for whole tiles and one for any size (none for
+// the tune's shapes, which run only on whole tiles).
 using SgemmFn = void (*)(const float*, const float*, float*, int, int, int, int);
 struct TiledKernel {
   lesson::TileCfg cfg;

@@ -26,8 +26,9 @@ constexpr Case kCases[] = {{3, 4, 5},    {16, 16, 16},   {100, 100, 100},  {33, 
 constexpr Case kDemo = {100, 100, 100};
 
 // Lesson inputs: whole numbers in [-4, 4]. A product is at most 16 in magnitude, so every partial
-// sum of up to K = 2^20 products is a whole number below 2^24 and exact in float: every kernel,
-// in any summation order, with or without FMA, must give exactly the CPU's C (tolerance 0).
+// sum of up to K = 2^20 products is a whole number at most 2^24 in magnitude, exact in float:
+// every kernel, in any summation order, with or without FMA, must give exactly the CPU's C
+// (tolerance 0).
 constexpr int kMaxAbs = 4;
 inline float a_value(int r, int c, int cols) { return float(int(wb::hash32(uint64_t(r) * cols + c, 1) % 9) - kMaxAbs); }
 inline float b_value(int r, int c, int cols) { return float(int(wb::hash32(uint64_t(r) * cols + c, 2) % 9) - kMaxAbs); }

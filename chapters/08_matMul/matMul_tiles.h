@@ -34,7 +34,7 @@ struct Tiles {
   static constexpr int kSmemBytes = STAGES * kStageFloats * int(sizeof(float));
   static constexpr int kALoads = BM * BK / kThreads;       // 4-byte copies of A per thread per tile
   static constexpr int kBLoads16 = BK * BN / 4 / kThreads;  // 16-byte copies of B (whole tiles)
-  static constexpr int kBLoads4 = BK * BN / kThreads;       // 4-byte copies of B (edge tiles)
+  static constexpr int kBLoads4 = BK * BN / kThreads;       // 4-byte copies of B (any size)
   static_assert(WTY * WTX == 32, "a warp's lanes must tile its warp tile");
   static_assert(BK % 8 == 0 && BM % 32 == 0 && BN % 4 == 0 && STAGES >= 2, "tile shape");
   static_assert(kALoads * kThreads == BM * BK && kBLoads16 * 4 * kThreads == BK * BN && kBLoads16 > 0,

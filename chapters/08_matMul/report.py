@@ -1,4 +1,5 @@
 """Chapter 08's measured tables, quoted numbers and figure (format: plots/plot_timings.py)."""
+import math
 import re
 
 from plot_timings import Col, DataError, Field, Figure, Table, Value, span
@@ -28,13 +29,13 @@ SIZES = [1024, 2048, 4096, 8192]
 
 
 def best(q, gpu=None):
-    """Our last step in this GPU's table: sgemmWarpSpecialized, sgemmTuned or sgemmDoubleBuffer, the
-    last of them that was measured."""
+    """Our last step: sgemmWarpSpecialized (in a table without it, the later of sgemmTuned and
+    sgemmDoubleBuffer that the table has)."""
     kernels = {r["kernel"] for r in q.rows(gpu=gpu)}
     return next(k for k in ("sgemmWarpSpecialized", "sgemmTuned", "sgemmDoubleBuffer") if k in kernels)
 
 
-BEST = "sgemmDoubleBuffer"  # the last step of the tables that predate the three later ones
+DOUBLE = "sgemmDoubleBuffer"  # step 5
 
 
 def tflops_at(n):
@@ -158,12 +159,12 @@ NCU_ROWS = [  # (label, function of the kernel's row)
      lambda r: f"{r['shared_ld_inst'] / 1e6:,.0f}, {r['smem_ld_wavefronts'] / r['shared_ld_inst']:.2f}"),
     ("shared wavefronts not from loads, bank conflicts (millions)",
      lambda r: f"{(r['smem_wavefronts'] - r['smem_ld_wavefronts']) / 1e6:,.0f}, {r['smem_bank_conflicts'] / 1e6:,.0f}"),
-    ("cycles a warp waits per instruction it issues", lambda r: f"{r['warp_cycles_per_issue']:.2f}"),
+    ("cycles between a warp's instructions (1 of them its issue)", lambda r: f"{r['warp_cycles_per_issue']:.2f}"),
     ("… of them at a barrier", lambda r: f"{r['stall_barrier']:.2f}"),
     ("… held at dispatch", lambda r: f"{r['stall_dispatch_stall']:.2f}"),
-    ("… on a shared load (short scoreboard)", lambda r: f"{r['stall_short_scoreboard']:.2f}"),
+    ("… on an MIO result, typically shared memory (short scoreboard)", lambda r: f"{r['stall_short_scoreboard']:.2f}"),
     ("… on the memory pipe's queue (MIO throttle)", lambda r: f"{r['stall_mio_throttle']:.2f}"),
-    ("… on a global load (long scoreboard)", lambda r: f"{r['stall_long_scoreboard']:.2f}"),
+    ("… on an L1TEX result: global, local, texture (long scoreboard)", lambda r: f"{r['stall_long_scoreboard']:.2f}"),
     ("… for a fixed latency (wait)", lambda r: f"{r['stall_wait']:.2f}"),
     ("… ready, another warp issued (not selected)", lambda r: f"{r['stall_not_selected']:.2f}"),
 ]
@@ -178,7 +179,7 @@ def ncu_render(q):
 
 
 TABLES += [Table("matMul.tune", TUNE, gpu="h100", render=tune_render)]
-TABLES += [Table(f"matMul.ncu.{g}", NCU, gpu=g, render=ncu_render) for g in ("h100", "h200")]
+TABLES += [Table("matMul.ncu.h100", NCU, gpu="h100", render=ncu_render)]  # the H200's: matMul.ncu_gpus_agree
 
 
 # ---------------------------------------------------------------------------------------------- values
@@ -212,8 +213,9 @@ def time_spread(q, sizes):
                for r in rows if r["n"] in sizes and r["kernel"] in h200)
 
 
-def ours_range_1024(q):
-    return span([vs_cublas(q, k, 1024) for k in ("sgemmRegTile", "sgemmVec4", "sgemmDoubleBuffer")], "{:.2f}", sep="–") + "×"
+def ours_range_1024(q):  # steps 3 to 7: 128 x 128 tiles
+    return span([vs_cublas(q, k, 1024) for k in ("sgemmRegTile", "sgemmVec4", "sgemmDoubleBuffer", "sgemmWarpTile",
+                                                 "sgemmAsync")], "{:.2f}", sep="–") + "×"
 
 
 def per_gpu(g):
@@ -245,8 +247,8 @@ def per_gpu(g):
                          q(kernel="sgemmVec4", n=4096)["tflops"] / q(kernel="sgemmRegTile", n=4096)["tflops"]),
               "→ {:.2f} ({:.2f}×)", gpu=g),
         Value(P + f"step_double.{g}", CSV,
-              lambda q: (q(kernel=BEST, n=4096)["tflops"],
-                         q(kernel=BEST, n=4096)["tflops"] / q(kernel="sgemmVec4", n=4096)["tflops"]),
+              lambda q: (q(kernel=DOUBLE, n=4096)["tflops"],
+                         q(kernel=DOUBLE, n=4096)["tflops"] / q(kernel="sgemmVec4", n=4096)["tflops"]),
               "→ {:.2f} ({:.2f}×)", gpu=g),
         # the top README's headline row
         Value(P + f"best_tflops.{g}", CSV, lambda q: q(kernel=best(q), n=4096)["tflops"], "{:.1f} TFLOP/s", gpu=g),
@@ -305,6 +307,14 @@ def alone(name, k, g):
                  "{:.3f}×, {:.3f}× and {:.3f}×", gpu=g)
 
 
+def tuned_ladder_vs_alone_8192(q):
+    """sgemmTuned at 8192^3 in the ladder's run against its run alone: how much longer it took (%) and
+    how much lower its SM clock reading was (%)."""
+    alone = "matMul_sgemmTuned_8192.csv"
+    ladder, solo = q(kernel="sgemmTuned", n=8192), q(csv=alone, kernel="sgemmTuned")
+    return 100 * (ladder["time_ms"] / solo["time_ms"] - 1), 100 * (1 - ladder["sm_mhz"] / solo["sm_mhz"])
+
+
 def late(g):  # the three later steps, the tune, runs alone
     P = "matMul."
     return [
@@ -316,9 +326,9 @@ def late(g):  # the three later steps, the tune, runs alone
               lambda q: (q(config=TUNED_LARGE, n=4096)["tflops"], q(csv=CSV, kernel="sgemmTuned", n=4096)["tflops"]),
               "{:.2f} TFLOP/s in the tune and {:.2f} in the ladder's run", gpu=g),
         alone("tuned_alone", "sgemmTuned", g),
-        Value(P + f"tuned_mhz_8192.{g}", CSV, lambda q: q(kernel="sgemmTuned", n=8192)["sm_mhz"], "{:.0f}", gpu=g),
-        Value(P + f"cublas_mhz_8192.{g}", CSV, lambda q: q(kernel="cublasSgemm", n=8192)["sm_mhz"], "{:.0f}", gpu=g),
-        Value(P + f"tuned_alone_mhz_8192.{g}", "matMul_sgemmTuned_8192.csv", lambda q: q(kernel="sgemmTuned")["sm_mhz"], "{:.0f}", gpu=g),
+        Value(P + f"tuned_ladder_vs_alone_8192.{g}", CSV, tuned_ladder_vs_alone_8192,
+              "{:.1f}% longer in the ladder's run than alone, its `sm_mhz` {:.1f}% lower" if g == "h100"
+              else "{:.1f}% and {:.1f}%", gpu=g),
     ]
 
 
@@ -330,15 +340,17 @@ def counters_h100():  # what the README quotes of the H100's counters and tune o
         Value(P + f"gmem_l2_filtered.{g}", T,
               lambda q: 100 * (1 - q(kernel="MatMulKernel_gmem")["l2_sectors"] / q(kernel="MatMulKernel_gmem")["l1_sectors"]),
               "{:.0f}%", gpu=g),
-        Value(P + f"smem_ways_vec4.{g}", T, lambda q: ways(q, "sgemmVec4"), "{:.1f}", gpu=g),
-        Value(P + f"smem_ways_late.{g}", T, lambda q: (ways(q, "sgemmDoubleBuffer"), ways(q, "sgemmWarpTile")),
-              "{:.2f} and {:.2f}", gpu=g),
         Value(P + f"tuned_1024.{g}", CSV, lambda q: vs_cublas(q, "sgemmTuned", 1024), "{:.2f}×", gpu=g),
         Value(P + f"tune_shapes.{g}", TUNE, lambda q: len({re.sub(r"_g\d+", "", r["config"]) for r in q.rows()
                                                           if r["config"] != "cublasSgemm"}), "{}", gpu=g),
         ncu("sgemmTuned", "issue_active_pct", "{:.0f}%"), ncu("cublasSgemm", "issue_active_pct", "{:.0f}%"),
         ncu("sgemmTuned", "stall_barrier", "{:.2f}"), ncu("cublasSgemm", "stall_barrier", "{:.2f}"),
         ncu("sgemmTuned", "stall_dispatch_stall", "{:.2f}"), ncu("cublasSgemm", "stall_dispatch_stall", "{:.2f}"),
+        ncu("sgemmTuned", "stall_not_selected", "{:.2f}"), ncu("cublasSgemm", "stall_not_selected", "{:.2f}"),
+        ncu("sgemmWarpSpecialized", "stall_barrier", "{:.2f}"),
+        ncu("sgemmWarpSpecialized", "registers", "{}"), ncu("sgemmWarpSpecialized", "dynamic_smem_bytes", "{:,}"),
+        Value(P + f"ncu_fma_share_sgemmTuned.{g}", NCU,
+              lambda q: 100 * q(kernel="sgemmTuned")["inst_fma_pipe"] / q(kernel="sgemmTuned")["inst_executed"], "{:.0f}%", gpu=g),
         Value(P + f"ncu_inst_ratio.{g}", NCU, lambda q: q(kernel="sgemmTuned")["inst_executed"] / q(kernel="cublasSgemm")["inst_executed"],
               "{:.3f}", gpu=g),
         Value(P + f"ncu_inst_async_vs_double.{g}", NCU,
@@ -355,7 +367,7 @@ def warp_specialized(g):  # step 9: its step over sgemmTuned, alone beside cuBLA
     return [
         Value(P + f"step_ws.{g}", CSV, step("sgemmWarpSpecialized", "sgemmTuned"), "→ {:.2f} ({:.2f}×, {:.3f}× cuBLAS)", gpu=g),
         alone("ws_alone", "sgemmWarpSpecialized", g),
-        ncu("stall_barrier", "{:.2f}, {:.2f} and {:.2f}"), ncu("stall_long_scoreboard", "{:.2f}, {:.2f} and {:.2f}"),
+        ncu("stall_long_scoreboard", "{:.2f}, {:.2f} and {:.2f}"),
         ncu("warps_per_sm", "{:.0f}, {:.0f} and {:.0f}"),
         Value(P + f"tune_mhz_4096.{g}", TUNE, lambda q: span([r["sm_mhz"] for r in q.rows(where=lambda r: r["n"] == 4096)], "{:.0f}", sep="–") + " MHz", gpu=g),
         Value(P + f"tune_mhz_8192.{g}", TUNE, lambda q: span([r["sm_mhz"] for r in q.rows(where=lambda r: r["n"] == 8192)], "{:.0f}", sep="–") + " MHz", gpu=g),
@@ -387,7 +399,25 @@ def ncu_gpus_agree(q):
     counter, and the largest of the rest."""
     gaps = sorted((abs(q(gpu="h200", kernel=r["kernel"])[c] / r[c] - 1) * 100, r["kernel"], label)
                   for r in q.rows(gpu="h100") for c, label in NCU_COUNTERS.items() if r.get(c))
-    return gaps[-1] + (gaps[-2][0],)
+    def up(x):  # "within" rounds up
+        return math.ceil(x * 10) / 10
+    return (up(gaps[-1][0]),) + gaps[-1][1:] + (up(gaps[-2][0]),)
+
+
+def tune_gaps(q, sizes):
+    """How much slower the tune's second fastest shape ran than its fastest (%), per GPU, at `sizes`."""
+    def gap(g, n):
+        t = sorted(r["time_ms"] for r in q.rows(gpu=g, where=lambda r: r["n"] == n and r["config"] != "cublasSgemm"))
+        return 100 * (t[1] / t[0] - 1)
+    return [gap(g, n) for g in ("h100", "h200") for n in sizes]
+
+
+def l2_mb(q, g):
+    """The L2 size that the device line of the GPU's workbook log reports, in MB."""
+    m = re.search(r"L2 (\d+) MB", q.text("logs/workbook.log", g))
+    if not m:
+        raise DataError(q.path("logs/workbook.log", g) + ": no 'L2 ... MB' in its device line")
+    return int(m.group(1))
 
 
 def ncu_stalls_agree(q):
@@ -403,6 +433,14 @@ VALUES = per_gpu("h100") + per_gpu("h200") + late("h100") + late("h200") + count
     Value("matMul.ncu_gpus_agree", NCU, ncu_gpus_agree,
           "{:.1f}% (the largest gap: `{}`'s {}; every other counter within {:.1f}%)"),
     Value("matMul.ncu_stalls_agree", NCU, ncu_stalls_agree, "±{:.2f}"),
+    # the tune's two fastest at 2048^3 and 4096^3 (the largest gap, rounded up), and at 8192^3
+    Value("matMul.tune_gap_top2", TUNE, lambda q: math.ceil(max(tune_gaps(q, (2048, 4096))) * 10) / 10, "{:.1f}%"),
+    Value("matMul.tune_gap_8192", TUNE, lambda q: tuple(tune_gaps(q, (8192,))), "{:.1f}% and {:.1f}%"),
+    Value("matMul.cublas_ladder_vs_alone_8192", CSV,  # cuBLAS's time at 8192^3 in the ladder's run and beside sgemmTuned
+          lambda q: math.ceil(max(abs(q(gpu=g, kernel="cublasSgemm", n=8192)["time_ms"]
+                                      / q(csv="matMul_sgemmTuned_8192.csv", gpu=g, kernel="cublasSgemm")["time_ms"] - 1)
+                                  for g in ("h100", "h200")) * 1000) / 10, "{:.1f}%"),
+    Value("matMul.l2_mb", CSV, lambda q: (l2_mb(q, "h100"), l2_mb(q, "h200")), "{} MB on the H100, {} MB on the H200"),
     Value("matMul.max_error_1024", CSV, lambda q: max(max_error(q, 1024, g) for g in ("h100", "h200")), "{:.4f}"),
     Value("matMul.max_error_8192", CSV, lambda q: max(max_error(q, 8192, g) for g in ("h100", "h200")), "{:.4f}"),
     Value("matMul.sm_ghz", CSV, lambda q: q.max_sm_mhz() / 1e3, "{:.2f} GHz"),

@@ -1,5 +1,5 @@
 // Step 1 of chapter 08's ladder (matMul.cu includes every step in order; `diff` two neighbouring
-// steps to see the one idea a step adds). No shared memory: every operand from global memory.
+// steps to see what a step changes). No shared memory: every operand from global memory.
 #pragma once
 
 // 1. Source 004's first listing. Each thread reads a row of A and a column of B: A is read

@@ -1,12 +1,12 @@
 // Step 3: step 2's tiles grown to 128 x 128, and 8 x 8 outputs per thread held in registers.
 #pragma once
 
-// Ours. All three compute a 128 x 128 tile of C per block of 256 threads, 8 x 8 elements per
-// thread, walking K in steps of 8 (16 in 5.). Per step a thread reads 8 values of A and 8 of B from shared
-// memory and does 64 FMAs with them (the source's tiled kernel: 2 operands per FMA, which the
-// compiler loads as 20 shared loads per 16 FMAs), and the block
-// reads its tiles of A and B from global memory once for 128 rows or columns, not 16.
-// Indices are ints: the program's sizes stay below 2^15, so row * ld + col < 2^30.
+// Ours. Steps 3 to 6 compute a 128 x 128 tile of C per block of 256 threads, 64 elements per
+// thread, walking K in steps of 8 (16 in 5. and 6.). Per k a thread reads 8 values of A and 8 of
+// B from shared memory and does 64 FMAs with them (the source's tiled kernel: 2 operands per FMA,
+// which the compiler loads as 20 shared loads per 16 FMAs), and the block reads its tiles of A and
+// B from global memory once for 128 rows or columns, not 16.
+// Indices are ints: the program's sizes are at most 2^15, so row * ld + col < 2^30.
 #include "../matMul_tiles.h"  // kBM = kBN = 128, kBK = 8, kThreads = 256
 
 // 3. Larger tiles, several outputs per thread. Thread (ty, tx) of a 16 x 16 grid owns the 8 x 8

@@ -60,10 +60,11 @@ __device__ __forceinline__ void block_tile(int group, int tiles_m, int tiles_n, 
 // writes As[k][m] at banks 4k + m (all 32 different by that arithmetic; Nsight Compute still
 // counts more bank conflicts for 7. than for 5., not attributed to an instruction here). B:
 // 16-byte pieces of its rows.
-// Whole tiles: every copy of a thread is its first one plus a constant offset in shared memory
-// and a constant number of rows (of K or N floats) plus a constant k in global memory, so a
-// thread keeps one pointer into A and one into B (and no bounds tests). Edge tiles: every copy is
-// 4 bytes with its own bounds test, zeros outside the matrices.
+// kFull (M, N and K multiples of the tile): every copy of a thread is its first one plus a
+// constant offset in shared memory and a constant number of rows (of K or N floats) plus a
+// constant k in global memory, so a thread keeps one pointer into A and one into B (and no bounds
+// tests). Any other size: every copy is 4 bytes with its own bounds test, zeros outside the
+// matrices.
 template <class T, int NCOPY>
 struct KTileCopy {
   static constexpr int BM = T::BM, BN = T::BN, BK = T::BK, LDA = BM + T::kPadA;
@@ -101,8 +102,9 @@ struct KTileCopy {
         cp_async16(stage + b_dst + row * BN + col, b_src + (k0 + row) * N + col);
       }
     } else {
-      // Edge tiles are rare (at most the last tile row, column and k-tile): loops, not unrolled,
-      // so that their addresses and tests do not take the registers of the sums.
+      // The variant for any size (kFull false) copies every tile this way, not only those at the
+      // edges: the launch picks it whenever M, N or K is not a multiple of the tile. Loops, not
+      // unrolled, so that their addresses and tests do not take the registers of the sums.
 #pragma unroll 1
       for (int j = 0; j < kA; ++j) {
         const int e = c + NCOPY * j, m = (e / 8) % BM, k = (e / (8 * BM)) * 8 + e % 8;

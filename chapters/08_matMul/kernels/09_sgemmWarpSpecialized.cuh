@@ -25,8 +25,9 @@
 // first STAGES k-tiles go into empty stages, so producers wait on empty[s] only from kt = STAGES
 // on, for the use before (parity (kt / STAGES - 1) & 1).
 // Compiled for an architecture below sm_80 (no mbarrier, no cp.async), the same protocol runs on
-// named barriers: the producers store synchronously and `bar.arrive` on full[s]'s barrier, the
-// consumers `bar.sync` on it (and the reverse for empty[s]).
+// named barriers: the producers store synchronously and `barrier.arrive` (not `bar.arrive`, which
+// is `barrier.arrive.aligned`) on full[s]'s barrier, the consumers `barrier.sync` on it (and the
+// reverse for empty[s]).
 
 __device__ __forceinline__ unsigned smem_addr(const void* p) {
   return static_cast<unsigned>(__cvta_generic_to_shared(p));
