@@ -412,12 +412,14 @@ static void run_case(const lesson::Case& c, const cudaDeviceProp& prop) {
 }
 
 constexpr int kBenchBins[] = {256, 1024, 4096, 16384, 32768, 65536, 131072, 262144};
-// --small, the sanitizers' run (racecheck's cost grows with shared-memory traffic, and zeroing and
-// reading out a persistent grid's shared bins dominates it at large bin counts): three cases (two
-// printed ones, and 4096 bins in a cluster of 16, which the golden output does not print) that between them reach every kernel and path (one-block and remote cluster atomics, the
-// non-portable cluster of 16, smem_private, histPacked's multi-pass and its 16- and 8-bit carries,
-// CUB), and a bench of the smallest bin count only (every method, every cluster size, both inputs,
-// histPacked on a full grid).
+// --small, the sanitizers' run (racecheck checks shared-memory accesses, and by count, zeroing and
+// reading out a persistent grid's shared bins makes far more of them at large bin counts than the
+// values counted): three cases (two printed ones, and 4096 bins in a cluster of 16, which the golden
+// output does not print) that between them reach every kernel and launch path (one-block and remote
+// cluster atomics, the non-portable cluster of 16, smem_private, histPacked's multi-pass and its 16-
+// and 8-bit carries, CUB; not the 16-bit carry into a full neighbouring counter, about one chance in
+// 65,536 per wrap), and a bench of the smallest bin count only (every method, every cluster size,
+// both inputs, histPacked on a full grid).
 constexpr lesson::Case kSmallCases[] = {{256, 1, lesson::kSource}, {4096, 16, lesson::kUniform}, {262144, 8, lesson::kHot}};
 static int g_bench_max_bins = 262144;
 constexpr int kBenchDists[] = {lesson::kUniform, lesson::kSource};

@@ -14,8 +14,9 @@
 //
 // Hint: never fix the shared word after the fact (other threads keep adding to it): correct the
 // global bins instead. The returned old word tells you everything: whether your field was 65535,
-// and whether the neighbouring field was 65535 too (then it wrapped, and lost 65535 relative to
-// what it will report: add 65535 to its global bin; otherwise subtract the 1 it gained).
+// and whether the neighbouring field was 65535 too (then the carry wrapped it to 0, and its counter
+// will report 65535 less than its hits: add 65535 to its global bin; otherwise it will report 1
+// more: subtract 1).
 //
 // Judged: every bin, exactly (unsigned counts), on uniform inputs and hot inputs (one even bin,
 // one odd bin, two neighbouring bins) with n = 37 .. 2^22 + 12; racecheck.

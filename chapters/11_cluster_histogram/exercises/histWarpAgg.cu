@@ -10,8 +10,8 @@
 //
 // Hint: n is not a multiple of 32, so the last step of the loop has lanes with no element. Every
 // lane named in the mask must reach __match_any_sync: keep the loop the same for the whole warp
-// and give the lanes with no element a bin no real value has (and no vote). __ffs(x) counts lanes
-// from 1.
+// and give the lanes with no element a bin no real value has (they still take part in
+// __match_any_sync, but add nothing). __ffs(x) counts lanes from 1.
 //
 // Judged: every bin, exactly, on uniform, hot (one bin) and few-bin inputs, n = 33 .. 2^22 + 3
 // (33, 37, 1000, 65539, 1000003, 4194307); racecheck; the SASS must show MATCH.ANY and shared

@@ -17,7 +17,7 @@ using lesson::kOursThreads;  // 1024 (histogram_lesson.h), the block histVec4 us
 //  - Passes sized from the GPU, split evenly: pass_bins = ceil(nbins / passes), the fewest passes
 //    the opt-in shared memory allows; a persistent grid, one 1024-thread block per SM (nvcc 13.0
 //    gives it 64 registers a thread, all that __launch_bounds__(1024, 1) allows, and 1,024 threads
-//    of 64 fill the register file); each block
+//    of 64 fill the register file: the README's SASS section shows the count); each block
 //    writes its packed counters to `partial` (plain, coalesced stores: no global atomics per bin)
 //    and histPackedSum adds the blocks up.
 //  - Values outside [0, nbins) are counted in registers during the first pass and added to the
