@@ -95,7 +95,7 @@ inline Reads model_reads(warp_model::Mode m, uint32_t mask, unsigned x, int widt
 //   blue arrow: reads that lane; green arrow: asked for a lane out of reach, keeps its own value;
 //   dashed vermillion arrow and '?': reads a lane outside mask, undefined;
 //   grey and '-': not in mask, does not call (a run of 4 or more such lanes is named once).
-// launched: the lanes 0 .. launched-1 that exist (a block of fewer than 32 threads); the lanes above
+// launched: the lanes 0 .. launched-1 that run (a block of fewer than 32 threads); the lanes above
 // are not drawn at all, and the caller says what stands in their place.
 template <class ValueOf>
 void shuffle_panel(svg::Doc& d, double y, const Reads& r, const std::string& caption, ValueOf value,
@@ -233,7 +233,7 @@ inline void shuffle_legend(svg::Doc& d, double y, unsigned marks = kAllMaskMarks
   }
   if (marks & kNotLaunched) {
     d.rect(x, y, 16, 12, svg::kWhite, svg::kGrey, 1);
-    d.text(x + 21, y + 10, "not launched (no such thread)", 11, "start");
+    d.text(x + 21, y + 10, "not launched (holds no var)", 11, "start");
   }
 }
 

@@ -1,5 +1,6 @@
-// Chapter 02 — simpleShuffle: every shuffle pattern of 003 §5.6.2, and a shuffle explorer that
-// shows, lane by lane, what the hardware does for any op, srcLane/delta/laneMask, width and mask.
+// Chapter 02 — simpleShuffle: the seven shuffle patterns of 003 §5.6.2, and a shuffle explorer that
+// shows, lane by lane, what the hardware does for any op, width and mask, with one
+// srcLane/delta/laneMask (0 to 32) for all 32 lanes.
 //
 // Run:    ./build/bin/simpleShuffle                 (expected stdout: expected_outputs/simpleShuffle.txt)
 //         ./build/bin/simpleShuffle --op xor --arg 8 --width 8 [--mask 0x0000ffff] [--svg xor8.svg]
@@ -25,9 +26,10 @@
 //                                 places, with one shuffle and two local swaps
 //   8. explore                  — ours: one block per shuffle case, lane l passes 100 + l
 //
-// Masks: the source launches 16 threads (BDIMX) or 4 (BDIMX / SEGM). Every kernel here takes the
-// member mask as its first parameter, and the host passes exactly the lanes that run
-// (lanes_that_run), unless --full-mask asks for 0xffffffff, as a direct port of 003's mask-less __shfl would pass (see the README's errata).
+// Masks: the source launches 16 threads (BDIMX) or 4 (BDIMX / SEGM). Each of the source's seven
+// kernels takes the member mask as its first parameter, and the host passes exactly the lanes that
+// run (lanes_that_run), unless --full-mask asks for 0xffffffff, as a direct port of 003's
+// mask-less __shfl would pass (see the README's errata).
 //
 // Self-check: every line of sections 1 and 2 against plain CPU loops (exit 1 on a mismatch);
 // every explorer table against the rules of common/warp_model.h. Outputs are poisoned (-1) before
@@ -42,7 +44,8 @@
 using namespace simple_shuffle;
 
 // ---------------------------------------------------------------------------------------------
-// The source's kernels. `lanes` is the shuffle's member mask: every lane in it calls the shuffle.
+// The source's kernels. `lanes` is the shuffle's member mask: the lanes that run (each calls the
+// shuffle), or 0xffffffff under --full-mask, which also names lanes never launched (erratum 1).
 // ---------------------------------------------------------------------------------------------
 __global__ void test_shfl_broadcast(unsigned lanes, int* d_out, const int* d_in, int const srcLane) {
   int value = d_in[threadIdx.x];
@@ -107,7 +110,7 @@ __global__ void test_shfl_xor_array_swap(unsigned lanes, int* d_out, const int* 
     value[srcIdx] = value[dstIdx];
     value[dstIdx] = tmp;
   }
-  // Every lane in `lanes` executes this one shuffle, whatever pred is (no divergence around it).
+  // Every launched lane executes this one shuffle, whatever pred is: it sits outside both `if (pred)` blocks.
   value[dstIdx] = __shfl_xor_sync(lanes, value[dstIdx], mask, BDIMX);
   // ... and the second swap puts the received element in slot srcIdx and restores slot dstIdx.
   if (pred) {

@@ -38,7 +38,7 @@ void source_panel(svg::Doc& d, double y, Mode mode, unsigned x, const int* src, 
   const double cx = x0 + w / 2;
   d.text(cx, y + 70, "lanes " + std::to_string(BDIMX) + "\u2013" + std::to_string(31) + ": not launched", 12, "middle",
          svg::kBlack, true);
-  d.text(cx, y + 88, "the block has " + std::to_string(BDIMX) + " threads: these lanes do not exist,", 10.5);
+  d.text(cx, y + 88, "the block has " + std::to_string(BDIMX) + " threads: these lanes are inactive,", 10.5);
   d.text(cx, y + 103, "hold no var and pass nothing", 10.5);
 }
 

@@ -1,4 +1,4 @@
-// 003 §5.6.1 lists `int __shfl_xnor(int var, int laneMask, int width)` as the butterfly shuffle.
+// 003 §5.6.1 lists `int __shfl_xnor(int var, int lanemask, int width=warpSize);` as the butterfly shuffle.
 // CUDA has no such function, with or without _sync: this file must not compile (the test
 // simpleShuffle.erratum.no_shfl_xnor). Built with -DCONTROL it uses the real butterfly,
 // __shfl_xor_sync, and must compile: the failure is the name, nothing else.
