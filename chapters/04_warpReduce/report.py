@@ -56,6 +56,9 @@ VALUES = [
     Value("warpReduce.cub_gbps.h100", CSV, lambda q: q(kernel=CUB)["gbps"], "{:.0f}", gpu="h100"),
     Value("warpReduce.vec4_pct_of_copy.h100", CSV, lambda q: q(kernel="reduceVec4")["pct_of_copy"], "{:.0f}%", gpu="h100"),
     Value("warpReduce.copy_gbps.h100", CSV, lambda q: q(kernel="copy")["gbps"], "{:.0f}", gpu="h100"),
+    Value("warpReduce.vec4_gbps_range.h100", CSV, lambda q: gbps_range(q(kernel="reduceVec4")), "{:.0f} to {:.0f}", gpu="h100"),
+    Value("warpReduce.cub_gbps_range.h100", CSV, lambda q: gbps_range(q(kernel=CUB)), "{:.0f} to {:.0f}", gpu="h100"),
+    Value("warpReduce.copy_gbps_range.h100", CSV, lambda q: gbps_range(q(kernel="copy")), "{:.0f} to {:.0f}", gpu="h100"),
     # the top README's headline row
     Value("warpReduce.vec4_vs_cub.h200", CSV,
           lambda q: q(kernel="reduceVec4")["gbps"] / q(kernel=CUB)["gbps"], "{:.3f}×"),
