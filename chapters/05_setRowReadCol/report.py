@@ -145,6 +145,7 @@ VALUES = [
     Value("setRowReadCol.accesses_m", CSV, lambda q: q(kernel="setRowReadRow")["size"] / 1e6, "{:.1f} M"),
     Value("setRowReadCol.warp_accesses_m", CSV, lambda q: q(kernel="setRowReadRow")["size"] / 32 / 1e6, "{:.1f} M"),
     Value("setRowReadCol.sm_mhz.h200", CSV, sm_mhz_range, "{:.0f}–{:.0f} MHz"),
+    Value("setRowReadCol.sm_mhz.h100", CSV, sm_mhz_range, "{:.0f}–{:.0f} MHz", gpu="h100"),
     Value("setRowReadCol.max_sm_mhz.h200", CSV, lambda q: q.max_sm_mhz(), "{:.0f} MHz"),
     Value("setRowReadCol.over_bound.h200", CSV, over_bound, "{:+.1f}% to {:+.1f}%"),
     Value("setRowReadCol.over_bound_at_max.h200", CSV, lambda q: over_bound(q, q.max_sm_mhz()), "{:+.1f}% to {:+.1f}%"),

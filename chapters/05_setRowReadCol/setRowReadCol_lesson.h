@@ -72,8 +72,10 @@ struct Access {
 LESSON_HD constexpr Access access(bool rect, Pattern p, int tx, int ty, int padding = -1) {
   const int bx = block_x(rect), by = block_y(rect);
   const int idx = ty * bx + tx;
-  // The book's transposed coordinates: out[idx] reads the tile at (row icol, column irow) of the
-  // BDIMY-wide transpose. For the square block they are simply irow = ty, icol = tx.
+  // The book's transposed coordinates: (irow, icol) = (idx / BDIMY, idx % BDIMY) is idx's place in
+  // the BDIMY-wide transpose (out). The row-write patterns read tile[BDIMY][BDIMX] at (row icol,
+  // column irow); ColRow reads tile[BDIMX][BDIMY] at (row irow, column icol). For the square block
+  // they are simply irow = ty, icol = tx.
   const int irow = idx / by;
   const int icol = idx % by;
   const int row_major = ty * bx + tx;       // tile[ty][tx]   in tile[BDIMY][BDIMX]
@@ -123,7 +125,7 @@ inline void print_section(bool rect) {
     std::printf("== square: int tile[32][32], one 32x32 block; out[idx], idx = threadIdx.y * 32 + threadIdx.x ==\n");
   else
     std::printf("\n== rectangle: BDIMX 32 x BDIMY 16, one 32x16 block; tile[16][32] or tile[32][16] ==\n");
-  std::printf("(n-way: shared-memory wavefronts per warp access, the lesson's claim; tests/ncu measures it)\n");
+  std::printf("(n-way: shared-memory wavefronts per warp access, the lesson's claim; ctest -L ncu measures it)\n");
 }
 
 }  // namespace lesson
