@@ -1,6 +1,7 @@
 // Chapter 09 — constant_divergence: what a warp pays when its lanes read different __constant__
 // addresses, against the read-only path (__ldg) and plain global loads of the same pattern; and
-// how large the SM's constant cache is, from the time per read as the footprint grows.
+// how much of a footprint the constant path's first level holds for one warp, from the time per
+// read as the footprint grows.
 //
 // Run:    ./build/bin/constant_divergence               (quick: every kernel once, values checked)
 //         ./build/bin/constant_divergence --bench [--reps 21] [--csv-dir DIR]
@@ -14,8 +15,8 @@
 // an address (SHF/IMAD.SHL before LDC, IMAD.WIDE.U32 before LDG in the sm_90 SASS). The table is
 // the same 64 KB in all three places:
 //   1. chaseConstant  table[] is a __constant__ array, read with a per-lane index (LDC)
-//   2. chaseLdg       table[] in global memory, read with __ldg (the read-only path, LDG.CONSTANT)
-//   3. chaseGlobal    table[] in global memory, plain loads (LDG)
+//   2. chaseLdg       table[] in global memory, read with __ldg (LDG.E.CONSTANT)
+//   3. chaseGlobal    table[] in global memory, plain loads (LDG.E)
 // Experiment "divergence": lane l chases a self-loop at word (l % k) * stride: k distinct addresses
 //   per warp read, k = 1, 2, 4, 8, 16, 32, with the addresses 4 bytes apart (all within 128 bytes)
 //   or 256 bytes apart (k x 256 bytes; no run here measures a cache line's size).
