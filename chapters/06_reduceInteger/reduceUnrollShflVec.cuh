@@ -7,8 +7,9 @@
 // A sum is bound by reading n * 4 bytes; the kernel's job is to keep enough bytes in flight. The
 // book's unrolling does this with 4 loads per thread, but 4-byte ones, then spends a whole block on
 // every 512 elements. Here each thread issues its kUnroll 16-byte loads before it adds any of them;
-// a block takes kUnroll consecutive tiles of kVecThreads vectors (16 KB; the book's "4 blocks of
-// data" are 2 KB), then jumps by the grid; the grid fills the GPU exactly once; the block sum is shuffles
+// a block takes one tile of kUnroll x kVecThreads vectors at a time (16 KB: kUnroll slices of
+// kVecThreads vectors, one 16-byte load per thread each; the book's "4 blocks of data" are 2 KB),
+// then jumps by the grid; the grid fills the GPU exactly once; the block sum is shuffles
 // (reduceShfl's pattern, common/block_reduce.cuh). One partial per block; reduceFinal adds them.
 constexpr int kVecThreads = 256;
 constexpr int kUnroll = 4;

@@ -25,7 +25,7 @@ def draw(ax, rows, _gpu_dir):
     from matplotlib.patches import Patch
     ax.legend(handles=[Patch(color="tab:blue", label="the source's kernels"), Patch(color="tab:orange", label="ours"),
                        Patch(color="tab:green", label="CUB"), Patch(color="tab:gray", label="copy, cudaMemcpy"),
-                       Patch(color="tab:gray", alpha=0.45, label="pale: the first pass alone (what the book times)")],
+                       Patch(color="tab:gray", alpha=0.45, label="pale: the first pass alone (what 004 times)")],
               fontsize=7, loc="upper left", ncol=2)
     ax.set_ylim(0, ax.get_ylim()[1] * 1.3)  # room for the legend above the tallest bars
 

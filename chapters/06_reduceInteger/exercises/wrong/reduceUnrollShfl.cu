@@ -1,6 +1,6 @@
 // A plausible wrong answer to exercise reduceUnrollShfl: one guard for both loads, the two-load
 // form of the book's reduceSmemUnrollDyn guard (idx + 3 * blockDim.x < n). In the last block, a thread whose second element lies past n
-// also drops its first: the last block's sum comes out short whenever n is not a multiple of
+// also drops its first: the last block's sum leaves out elements whenever n is not a multiple of
 // 2 * DIM.
 __global__ void reduceUnrollShfl(const unsigned* g_idata, unsigned* g_odata, size_t n) {
   __shared__ unsigned smem[DIM];
