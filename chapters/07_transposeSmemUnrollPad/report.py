@@ -1,7 +1,9 @@
 """Chapter 07's measured tables, quoted numbers and figure (format: plots/plot_timings.py):
 transpose.csv and transpose_smem_wavefronts.csv (transposeSmemUnrollPad.cu), and cache_config.csv
 (cache_config.cu: cudaFuncSetCacheConfig and the shared-memory carveout on three transposes)."""
-from plot_timings import Col, Field, Figure, Table, Value, span
+import re
+
+from plot_timings import Col, DataError, Field, Figure, Table, Value, span
 
 CSV = "transpose.csv"
 
@@ -102,6 +104,23 @@ SMALL = 2048
 SOURCE_004_SMEM_LD = {"transposeSmem": 8460165, "transposeSmemPad": 545540}  # 004's shared load transactions
 
 
+def pad_ld_instructions(q):
+    """transposeSmemPad's shared load instructions at --profile's 4096², which the launch fixes:
+    128 x 256 blocks of 16 warps, one column read each (004's grid, the same as ours)."""
+    n = q(kernel="transposeSmemPad")["ld_instructions"]
+    if n != 128 * 256 * 16:
+        raise DataError(f"{q.path()}: transposeSmemPad's {n} load instructions are not 128 x 256 x 16")
+    return n
+
+
+def pct_range(kernels):
+    """The lowest and highest % of copyGmem of `kernels` over every bench shape."""
+    def f(q):
+        xs = [r["pct_of_copy"] for r in q.rows(where=lambda r: r["kernel"] in kernels)]
+        return (min(xs), max(xs))
+    return f
+
+
 def slower_small(q):
     """How many rows of the CSV at 2048² (kernels, copy and cudaMemcpy) run slower than at 16384²."""
     ks = [r["kernel"] for r in q.rows(where=lambda r: str(r["size"]) == str(SMALL))]
@@ -160,6 +179,11 @@ VALUES = [
     Value("transpose.004_ncu_gain", CSV,
           lambda q: tuple(100 * (SOURCE_004_NCU["transposeSmemUnrollPad"][i] / SOURCE_004_NCU["transposeSmemPad"][i] - 1)
                           for i in (0, 1)), "+{:.1f}% read and +{:.1f}% write"),
+    Value("transpose.004_pad_ld", W, lambda q: SOURCE_004_SMEM_LD["transposeSmemPad"], "{:,}", gpu="h100"),
+    Value("transpose.pad_ld_instructions.h100", W, pad_ld_instructions, "{:,}", gpu="h100"),
+    Value("transpose.unroll_pct_range.h100", CSV, pct_range(["transposeSmemUnroll"]), "{:.0f}% to {:.0f}%", gpu="h100"),
+    Value("transpose.more_per_thread_min_pct.h100", CSV, lambda q: pct_range(["transposeSmemUnrollPad", "transposeTiled"])(q)[0],
+          "{:.0f}%", gpu="h100"),
     Value("transpose.004_pad_cut", CSV,
           lambda q: SOURCE_004_SMEM_LD["transposeSmem"] / SOURCE_004_SMEM_LD["transposeSmemPad"], "{:.1f}×"),
     # the top README's headline row
@@ -268,6 +292,50 @@ TABLES += [
 ]
 
 
+# The settings that ask for the most shared memory (carveout: percent of the largest capacity;
+# PreferEqual: as much shared memory as L1).
+MORE_SHARED = [("cudaFuncSetCacheConfig", "PreferShared"), ("cudaFuncSetCacheConfig", "PreferEqual"),
+               ("carveout", "50"), ("carveout", "100")]
+
+
+def more_shared_slowdown(kernel):
+    """How much slower (median time, %) `kernel` ran under the MORE_SHARED settings than under the
+    default; the README's words about them are checked here: they are its four slowest medians, and
+    each of their fastest–slowest ranges overlaps the default's."""
+    def f(q):
+        d = q(kernel=kernel, api="none", setting="default")
+        rows = q.rows(where=lambda r: r["kernel"] == kernel)
+        slowest = sorted(rows, key=lambda r: r["time_ms"])[-len(MORE_SHARED):]
+        if sorted((r["api"], str(r["setting"])) for r in slowest) != sorted(MORE_SHARED):
+            raise DataError(f"{q.path()}: {kernel}'s four slowest medians are not those of {MORE_SHARED}")
+        picked = [q(kernel=kernel, api=a, setting=s) for a, s in MORE_SHARED]
+        if any(r["min_ms"] > d["max_ms"] for r in picked):
+            raise DataError(f"{q.path()}: a range of {kernel} under {MORE_SHARED} no longer overlaps the default's")
+        xs = [100 * (r["time_ms"] / d["time_ms"] - 1) for r in picked]
+        return (min(xs), max(xs))
+    return f
+
+
+def naive_drift(q):
+    """The most naiveGmem's median moved (%) from its default under any setting."""
+    d = q(kernel="naiveGmem", api="none", setting="default")["time_ms"]
+    return max(abs(100 * (r["time_ms"] / d - 1)) for r in q.rows(where=lambda r: r["kernel"] == "naiveGmem"))
+
+
+def smem_per_sm(q):
+    """cudaDeviceProp::sharedMemPerMultiprocessor as cache_config printed it (logs/cache_config.log),
+    the same on the H100 and the H200 (the README says it of both)."""
+    found = set()
+    for g in ("h100", "h200"):
+        m = re.search(r"(\d+) bytes of shared memory per SM", q.text("logs/cache_config.log", gpu=g))
+        if not m:
+            raise DataError(f"{q.path('logs/cache_config.log', g)}: no 'bytes of shared memory per SM'")
+        found.add(int(m.group(1)))
+    if len(found) != 1:
+        raise DataError(f"cache_config.log: the H100 and the H200 differ in shared memory per SM: {sorted(found)}")
+    return found.pop()
+
+
 def _values(g):
     return [
         Value("cache_config.smem_default_gbps." + g, CC, cc("transposeSmem", "none", "default", "gbps"), "{:.0f}", gpu=g),
@@ -287,7 +355,11 @@ def _values(g):
               "{:.0f} to {:.0f}", gpu=g),
         Value("cache_config.naive_spread." + g, CC,
               lambda q: span([r["gbps"] for r in q.rows(where=lambda r: r["kernel"] == "naiveGmem")]), "{}", gpu=g),
+        Value("cache_config.readcol_more_shared." + g, CC, more_shared_slowdown("naiveGmemReadCol"), "{:.1f}% to {:.1f}%",
+              gpu=g),
+        Value("cache_config.naive_drift." + g, CC, naive_drift, "{:.2f}%", gpu=g),
     ]
 
 
 VALUES += _values("h100") + _values("h200")
+VALUES += [Value("cache_config.smem_per_sm.h100", CC, smem_per_sm, "{:,}", gpu="h100")]

@@ -137,7 +137,9 @@ void banks(svg::Writer& out) {
     y += BDIMY * ch + 6;
     d.text(x0, y + 12,
            "lanes 0–15 read column 0, lanes 16–31 column 1 (rows 0–15); a row is " + std::to_string(row) +
-               " words, so row r starts in bank " + std::to_string(row % lesson::kBanks) + "·r mod 32",
+               " words, " +
+               (row % lesson::kBanks == 0 ? std::string("so every row starts in bank 0")
+                                          : "so row r starts in bank " + std::to_string(row % lesson::kBanks) + "·r mod 32"),
            11, "start");
     y += panel_h - 24 - BDIMY * ch - 6;
   }
