@@ -20,7 +20,8 @@ __device__ cuda::atomic<int, cuda::thread_scope_device> a(0);
 __global__ void threeThreads(int* x, int* y, int* b_word, int* report) {
   if (blockIdx.x == 0) {  // thread 1
     *x = lesson::kX;                          // a plain store...
-    a.store(1, cuda::memory_order_release);   // ...ordered before a = 1 for all threads of the GPU
+    a.store(1, cuda::memory_order_release);   // ...ordered before a = 1 at device scope: for the
+                                              // GPU's threads in this launch's domain
   } else {                // thread 2
     const unsigned long long t0 = globaltimer_ns();
     while (a.load(cuda::memory_order_acquire) != 1) {

@@ -1,11 +1,12 @@
 // Checker of exercise consumeMessage (chapter 10): a producer block (the checker's, correct) and a
 // consumer block (the exercise's function) in one cooperative launch, passing 64 rounds of 1024
 // ints through global memory, each round acknowledged before the next; every value of every round
-// must arrive. Before each round the consumer reads the old data on purpose (with plain loads, which
-// the SM's L1 may keep), so a consumer without an acquire may read stale values; but it may also be
-// lucky, so the SASS rules (consumeMessage.sass) on consumeOnly, a kernel that is nothing but the
-// exercise's function, decide. The checker's own waits are bounded (10 s): a lost acknowledgement
-// fails, it never hangs.
+// must arrive. Before each round the consumer loads data[] on purpose (plain loads, which the SM's
+// L1 may keep); the producer may already be writing the round's values, so these warming loads
+// race with it, and their values only feed sink. A consumer without an acquire may then read stale
+// values; but it may also be lucky, so the SASS rules (consumeMessage.sass) on consumeOnly, a
+// kernel that is nothing but the exercise's function, decide. The checker's own waits are bounded
+// (10 s): a lost acknowledgement fails, it never hangs.
 #include <cuda/atomic>
 
 #include "exercise.h"
@@ -50,7 +51,7 @@ __global__ void messagePassing(int* data, int* flag, int* ack, int* out, int* si
         f.store(r, cuda::memory_order_release);   // ... the flag
       }
     }
-  } else {  // the consumer: the exercise's function, after reading the old data
+  } else {  // the consumer: the exercise's function, after loading data[] (warming loads)
     int warm = 0;
     for (int r = 1; r <= kRounds; ++r) {
       for (int i = threadIdx.x; i < kN; i += kThreads) warm += data[i];

@@ -10,11 +10,14 @@
 //
 // Hint: the producer's fence orders its stores; the consumer needs its own ordering after seeing
 // the flag (an acquire), or its loads of data[] may return values from before the flag (the
-// checker reads the previous round's data just before, on purpose). Read the flag with a load
-// that the compiler repeats on every iteration (cuda::atomic_ref's load, or a volatile pointer),
-// and data[] with plain loads. (A read-modify-write spin followed by a fence is a valid acquire
-// pattern too, in the PTX memory model, but every waiting thread then makes an atomic on the
-// flag's word where a load would do, and the SASS rule below asks for a load.)
+// checker loads data[] just before, on purpose). Read the flag with a load that the compiler
+// repeats on every iteration (cuda::atomic_ref's load, or a volatile pointer), then acquire: an
+// acquire load, or a device-scope fence once the flag is seen; read data[] with plain loads. Name
+// the memory order: atomic_ref's default, seq_cst, is correct too, but it puts a fence (and its
+// CCTL.IVALL) ahead of every load of the flag, and the SASS rule that wants every load of the
+// flag before the first CCTL.IVALL rejects it. (A read-modify-write spin followed by a fence is a
+// valid acquire pattern too, in the PTX memory model, but every waiting thread then makes an
+// atomic on the flag's word where a load would do, and the SASS rule asks for a load.)
 //
 // Judged: every value of every round, over several launches of 64 rounds; and the SASS of your
 // function (consumeMessage.sass): an acquire (the CCTL.IVALL that an acquire load or
