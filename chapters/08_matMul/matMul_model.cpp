@@ -215,9 +215,10 @@ static Matrix vec_kernel(const Problem& p, bool double_buffer, bool warp_tile = 
 
 // 7./8. sgemmAsync and sgemmTuned (matMul.cu's sgemm_async_body) at the shape c: a 1-D grid whose
 // block b takes tile (tm, tn) in the block order c.group; per k-tile, the asynchronous copies
-// into a ring of c.stages stages (whole tiles: each thread's copies at its constant offsets, B in
-// 16-byte pieces; edge tiles: element by element with bounds tests), then each thread's
-// (4 rm) x (4 rn) outputs. Checks that every tile of C is computed by exactly one block.
+// into a ring of c.stages stages (M, N and K multiples of the block tile and the k-tile: each
+// thread's copies at its constant offsets, B in 16-byte pieces; any other size, every tile:
+// element by element with bounds tests), then each thread's (4 rm) x (4 rn) outputs. Checks that
+// every tile of C is computed by exactly one block.
 // 9. sgemmWarpSpecialized: the same copy and compute index arithmetic with `copiers` producer
 // threads doing every copy (0: the computing threads copy, as in 7. and 8.). The model runs each
 // stage's copies before its compute, in order: it checks which thread copies and computes which

@@ -12,9 +12,9 @@ static std::string cfg_name(const lesson::TileCfg& c) {
 
 // --tune: every shape of kTuneKernels in every block order of kTuneGroups, checked against the
 // FP64 reference and timed beside cuBLAS, at each size; then the 4 fastest at the largest size
-// (and at each size's best) again at `final_n` (0: none). Every row records the SM clock its runs
-// ran at (sm_mhz, measured right after them), so that a row timed at a lower clock can be told
-// apart from a slower shape. Table: DIR/<gpu>/sgemm_tune.csv.
+// (and at each size's best) again at `final_n` (0: none). Every row records the SM clock
+// (sm_mhz: one reading, right after its runs), so that a row timed at a lower clock shows it; one
+// reading does not separate clock from shape (README, The tune). Table: DIR/<gpu>/sgemm_tune.csv.
 static void run_tune(Runner& run, const cudaDeviceProp& prop, int reps, const std::vector<int>& sizes, int final_n,
                      const std::string& csv_dir) {
   wb::CsvTable table({"config", "bm", "bn", "bk", "wm", "wn", "tm", "tn", "stages", "minb", "group", "pf", "threads",

@@ -1,7 +1,8 @@
 // A plausible wrong answer to exercise matMulRegTile: only the tile elements inside the
 // matrices are loaded; the others are left as they are. In the last step along K, the columns of
 // As and rows of Bs past K still hold the previous step's values, and their products are added
-// into C: C comes out wrong whenever K is not a multiple of TK (and TK < K).
+// into C: C comes out wrong when K is not a multiple of TK (and TK < K), unless those stale
+// products happen to sum to 0 in every element.
 __global__ void matMulRegTile(const float* A, const float* B, float* C, int M, int N, int K) {
   __shared__ float As[32][TK];
   __shared__ float Bs[TK][32];
