@@ -46,6 +46,9 @@ VALUES = [
     Value("warpReduce.vec4_gbps_range.h200", CSV, lambda q: gbps_range(q(kernel="reduceVec4")), "{:.0f} to {:.0f}"),
     Value("warpReduce.cub_gbps_range.h200", CSV, lambda q: gbps_range(q(kernel=CUB)), "{:.0f} to {:.0f}"),
     Value("warpReduce.copy_gbps_range.h200", CSV, lambda q: gbps_range(q(kernel="copy")), "{:.0f} to {:.0f}"),
+    # the same run's chapter 06 timing of the same CUB sum and copy
+    Value("warpReduce.cub_gbps_range_ch06.h200", "reduceInteger.csv", lambda q: gbps_range(q(kernel=CUB)), "{:.0f} to {:.0f}"),
+    Value("warpReduce.copy_gbps_range_ch06.h200", "reduceInteger.csv", lambda q: gbps_range(q(kernel="copy")), "{:.0f} to {:.0f}"),
     Value("warpReduce.vec4_gbps.h200", CSV, lambda q: q(kernel="reduceVec4")["gbps"], "{:.0f}"),
     Value("warpReduce.vec4_pct_of_cub.h200", CSV,
           lambda q: 100 * q(kernel="reduceVec4")["gbps"] / q(kernel=CUB)["gbps"], "{:.1f}%"),

@@ -13,8 +13,9 @@
 // residency probe and is never timed):
 //   1. naiveGmem         no shared memory: rows read, columns written
 //   2. naiveGmemReadCol  ours, naiveGmem's twin: columns read, rows written. A warp's read touches
-//                        32 sectors of 32 bytes, and the block's next 7 warps read the next floats
-//                        of the same sectors: they hit in L1 only while L1 still holds them, so
+//                        32 sectors of 32 bytes, and the other 7 warps of its half of the block
+//                        (threadIdx.y 0-7 or 8-15) read the other floats of the same sectors: they
+//                        hit in L1 only while L1 still holds them, so
 //                        this is the kernel where a smaller L1 could cost time (README: the four
 //                        settings that ask for the most shared memory were its slowest, by under 1%)
 //   3. transposeSmem     source 004's 16 x 32 shared tile (2 KB of static shared memory per block)
