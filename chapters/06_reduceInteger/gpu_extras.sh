@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Chapter 06's GPU work beyond --bench: the global load and store sectors and requests of every
-# reduction kernel under Nsight Compute, against the source's table (reduceInteger_transactions.csv).
+# Chapter 06's GPU work beyond --bench: the global load and store sectors and requests of the six
+# source kernels and ours (not reduceFinal, not the errata kernels) under Nsight Compute, against
+# the source's table (reduceInteger_transactions.csv).
 # usage: bash chapters/06_reduceInteger/gpu_extras.sh <build_dir> <results_dir> <log_dir>
 # Programs are in <build_dir>/bin; CSVs go to <results_dir>/<gpu>/ (the programs' --csv-dir);
 # logs to <log_dir>/<name>.log. Exits non-zero when a step fails.

@@ -1,7 +1,8 @@
 // Checker of exercise reduceUnrollShfl (chapter 06): every block sum, exactly, on sizes that end
 // in the first and in the second half of a block's 2 * DIM elements. racecheck and the SASS rules
 // (reduceUnrollShfl.sass: shuffles, no spill) are declared in CMakeLists.txt. Times the exercise
-// against the chapter's reduceSmem (no unrolling, no shuffles).
+// against reduceSmemRef (reduce_check.h: a reduceSmem-like tree, one element per thread, no
+// unrolling, no shuffles).
 #include "exercise.h"
 constexpr unsigned DIM = 256;
 #include WB_EXERCISE_FILE

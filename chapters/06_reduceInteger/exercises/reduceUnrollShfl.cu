@@ -5,8 +5,8 @@
 // exist (n is any size) and writes their sum to g_odata[b]. Launch: <<<ceil(n / (2 * DIM)), DIM>>>,
 // DIM = 256 (defined by the checker). Each thread first adds its two elements, idx and idx + DIM
 // (the chapter's "unrolling"); the shared tree runs while the stride is at least 64 (so smem[0..63]
-// holds partial sums); then warp 0 adds smem[tid] + smem[tid + 32] and finishes with
-// __shfl_down_sync or __shfl_xor_sync: no shared memory and no barrier in the last warp.
+// holds partial sums); then warp 0 reads smem[tid] + smem[tid + 32] once and finishes with
+// __shfl_down_sync or __shfl_xor_sync: no shared memory and no barrier after that read.
 //
 // Hint: the two loads of a thread need two guards, not one: the first element can exist while
 // the second does not (the book guards its four loads with one condition; see the errata).

@@ -44,7 +44,7 @@ inline int run_checker(wb::ex::Checker& ck, std::initializer_list<size_t> sizes)
     if (n == (1u << 22) + 5) {
       wb::ex::DeviceArray<unsigned> d_ref((n + DIM - 1) / DIM);
       ck.time([&] { EX_KERNEL<<<static_cast<unsigned>(blocks), DIM>>>(d_in.ptr, d_out.ptr, n); },
-              "reduceSmem (chapter 06, one element per thread)",
+              "reduceSmemRef (chapter 06's reduceSmem tree, DIM = 256, one element per thread)",
               [&] { reduceSmemRef<<<static_cast<unsigned>((n + DIM - 1) / DIM), DIM>>>(d_in.ptr, d_ref.ptr, n); });
     }
   }
