@@ -6,8 +6,8 @@
 //         ./build/bin/cluster_histogram --bench [--n 2^28] [--reps 50] [--kernel NAME] [--csv-dir DIR]
 //             times every method (or only NAME, beside CUB and the references) on n ints (default
 //             2^28) of two inputs, `uniform` and `source`, at 256 .. 262144 bins, every cluster size
-//             and counter width that fits (table to stderr; with --csv-dir,
-//             DIR/<gpu>/cluster_histogram.csv)
+//             that fits, histPacked with 32-bit counters and each narrower width that saves a pass
+//             (table to stderr; with --csv-dir, DIR/<gpu>/cluster_histogram.csv)
 // Needs sm_90 (thread-block clusters); exits 77 on older GPUs. Builds for every architecture.
 // Build without CMake, in this folder:
 //   nvcc -std=c++17 -O3 -arch=native -DWB_MIN_SM=90 -I../../common -o cluster_histogram cluster_histogram.cu
@@ -417,9 +417,9 @@ constexpr int kBenchBins[] = {256, 1024, 4096, 16384, 32768, 65536, 131072, 2621
 // values counted): three cases (two printed ones, and 4096 bins in a cluster of 16, which the golden
 // output does not print) that between them reach every kernel and launch path (one-block and remote
 // cluster atomics, the non-portable cluster of 16, smem_private, histPacked's multi-pass and its 16-
-// and 8-bit carries, CUB; not the 16-bit carry into a full neighbouring counter, about one chance in
-// 65,536 per wrap), and a bench of the smallest bin count only (every method, every cluster size,
-// both inputs, histPacked on a full grid).
+// and 8-bit carries, CUB; not the 16-bit carry into a full neighbouring counter, which needs bin 3's
+// counter at exactly 65,535 at one of bin 2's four 16-bit wraps), and a bench of the smallest bin
+// count only (every method, every cluster size, both inputs, histPacked on a full grid).
 constexpr lesson::Case kSmallCases[] = {{256, 1, lesson::kSource}, {4096, 16, lesson::kUniform}, {262144, 8, lesson::kHot}};
 static int g_bench_max_bins = 262144;
 constexpr int kBenchDists[] = {lesson::kUniform, lesson::kSource};

@@ -343,7 +343,7 @@ VALUES = [
     Value(P + "vec4_small_pct.h200", CSV, lambda q: small_pct(q, "h200", "histVec4", cluster=1), "{} to {}%"),
     Value(P + "packed32_small_pct", CSV,
           lambda q: small_pct(q, "h100", "histPacked", counter_bits=32, passes=1) + small_pct(q, "h200", "histPacked", counter_bits=32, passes=1),
-          "{} to {}% and {} to {}%"),
+          "{} to {}% on the H100 and {} to {}% on the H200"),
     # 32,768 bins fit in one block, yet clusterHist_kernel is fastest at cluster 2 (uniform).
     Value(P + "dsm_32768_c1_c2", CSV,
           lambda q: (pair(lambda q, g: row(q, g, "clusterHist_kernel", 32768, cluster=1)["gbps"])(q),
