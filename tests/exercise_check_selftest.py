@@ -29,7 +29,8 @@ def fake(d, name, body):
 def case(what, want_rc, args, env=None, want_text=""):
     global failures
     e = dict(os.environ)
-    e.pop("WORKBOOK_STRICT", None)
+    for v in ("WORKBOOK_STRICT", "WORKBOOK_REQUIRE_TOOLS", "WORKBOOK_SKIP_DIR", "WORKBOOK_TEST_NAME"):
+        e.pop(v, None)  # each case sets what it tests; the run's own mode (gpu_check.sh's) must not leak in
     e.update(env or {})
     p = subprocess.run([sys.executable, runner] + args, capture_output=True, text=True, env=e)
     ok = p.returncode == want_rc and want_text in p.stdout
