@@ -72,11 +72,11 @@ inline void print_sum(const char* kernel, const char* how, long long got, int ex
   std::printf("%-18s %-45s sum %lld, exact in %d of %d launches\n", kernel, how, got, exact, launches);
 }
 
-// The "1 before" of the line below is the Programming Guide's statement (one domain before
-// Hopper); only sm_90 GPUs (4 domains) were run. The count itself is printed on stderr.
+// The counts on the line below are the Programming Guide's (4 on Hopper, one domain before); only
+// sm_90 GPUs (4 domains) were run. The count itself is printed on stderr.
 inline void print_domain_header() {
   std::printf("\n== 3. Memory synchronization domains (cudaLaunchKernelEx launch attributes) ==\n");
-  std::printf("(the GPU's domain count is on stderr: 4 on Hopper and later, 1 before)\n");
+  std::printf("(the GPU's domain count is on stderr: 4 on Hopper, 1 before)\n");
 }
 
 inline void print_domain(const char* kernel, const char* attrs, long long got, bool exact) {

@@ -165,6 +165,23 @@ def nofence_gain(q, g):
     return 100 * (t["sumThreadfence"]["time_ms"] / nf["time_ms"] - 1)
 
 
+def remote_k_h200(q):
+    """How much slower the graph of one-thread kernels ran beside the writer in the remote domain than in
+    the same one on the H200, in %: refused (DataError) unless the remote median lies inside the
+    same-domain runs' min_ms to max_ms, as the README says."""
+    same = q(csv=D, gpu="h200", work=W_K, beside="streamWrite", domain="default")
+    rem = q(csv=D, gpu="h200", work=W_K, beside="streamWrite", domain="remote")
+    if not same["min_ms"] <= rem["time_ms"] <= same["max_ms"]:
+        raise DataError(f"{q.path(D, 'h200')}: the remote-domain graph's median {rem['time_ms']} ms lies outside the "
+                        f"same-domain runs' {same['min_ms']} to {same['max_ms']} ms; the README says it lies inside")
+    return 100 * (rem["ns_per_op"] / same["ns_per_op"] - 1)
+
+
+def fences_per_thread(q, g):
+    """A fence per element of the 2^28-int sum, spread over the fence table's full grid: fences per thread."""
+    return 2**28 / f(q, "loopThreadfence", "full GPU", "threads", gpu=g)
+
+
 def remote_effect(q, g, works):
     return max(abs(d(q, w, "streamWrite", "remote", gpu=g) / d(q, w, "streamWrite", "default", gpu=g) - 1) * 100 for w in works)
 
@@ -210,7 +227,9 @@ VALUES = [
     # One warp's extra time per device fence in the fence table (beyond the loop without a fence).
     Value("memoryFence.reduce_fence_cost", F,
           lambda q: span([f(q, "loopThreadfence", "1 warp", gpu=g) for g in GPUS], sep=" to ") + " ns"),
-    Value("memoryFence.per_element_ms", F, pair(lambda q, g: f(q, "loopThreadfence", "full GPU", gpu=g) / 1e3, "{:.2f}"), "{} ms"),
+    Value("memoryFence.fences_per_thread", F, lambda q: span([fences_per_thread(q, g) for g in GPUS], "{:,.0f}")),
+    Value("memoryFence.per_element_ms", F,
+          pair(lambda q, g: f(q, "loopThreadfence", "full GPU", gpu=g) * fences_per_thread(q, g) / 1e6, "{:.2f}"), "{} ms"),
     Value("memoryFence.sum_ms", R, pair(lambda q, g: q(csv=R, gpu=g, kernel="sumThreadfence")["time_ms"], "{:.2f}"), "{} ms"),
     Value("memoryFence.stream", D, lambda q: (stream_tbs(q, "h100"), stream_tbs(q, "h200")), "{:.2f} TB/s on the H100 and {:.2f} TB/s on the H200"),
     Value("memoryFence.writer_ms", D, lambda q: span([r["writer_ms"] for g in GPUS for r in q.rows(csv=D, gpu=g) if r["writer_ms"] != ""])
@@ -237,8 +256,7 @@ VALUES = [
           lambda q: span([d(q, W_DEV, "streamWrite", dm) for dm in ("default", "remote")], "{:.0f}", sep=" to ") + " ns"),
     Value("memoryFence.remote.h100", D, lambda q: remote_effect(q, "h100", [w for w, _ in WORK]), "{:.2f}%"),
     Value("memoryFence.remote4.h200", D, lambda q: remote_effect(q, "h200", [W_DEV, W_SYS, W_SYS0]), "{:.1f}%"),
-    Value("memoryFence.remote_k.h200", D,
-          lambda q: 100 * (d(q, W_K, "streamWrite", "remote") / d(q, W_K, "streamWrite", "default") - 1), "{:.1f}%"),
+    Value("memoryFence.remote_k.h200", D, remote_k_h200, "{:.1f}%"),
     Value("memoryFence.remote_dev0.h200", D,
           lambda q: d(q, W_DEV0, "streamWrite", "default") / d(q, W_DEV0, "streamWrite", "remote"), "{:.1f}×"),
     Value("memoryFence.remote_dev0_ns.h200", D,
