@@ -1,5 +1,5 @@
 // Chapter 02 — simpleShuffle: the seven shuffle patterns of 003 §5.6.2, and a shuffle explorer that
-// shows, lane by lane, what the hardware does for any op, width and mask, with one
+// shows, lane by lane, which lane the hardware reads for any op, width and non-zero mask, with one
 // srcLane/delta/laneMask (0 to 32) for all 32 lanes.
 //
 // Run:    ./build/bin/simpleShuffle                 (expected stdout: expected_outputs/simpleShuffle.txt)
