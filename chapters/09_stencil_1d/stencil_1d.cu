@@ -41,7 +41,7 @@ constexpr int BDIM = lesson::BDIM;  // the book's block size
 __constant__ float coef[RADIUS + 1];
 
 // The book's kernel had `while (idx < N) { ...; __syncthreads(); ...; idx += stride; }`, with
-// three latent bugs (README: what triggers each):
+// four latent bugs (README: what triggers each):
 //  * when N % BDIM != 0, a thread whose idx passes N leaves the loop while the rest of its block
 //    goes on to the barrier: the Guide allows __syncthreads() in conditional code only where the
 //    condition is the same for the whole block (synccheck reports nothing for 32-thread blocks,
@@ -49,9 +49,12 @@ __constant__ float coef[RADIUS + 1];
 //  * when blocks loop, nothing stops a fast thread from writing the next iteration's tile while
 //    slower ones still read this one's (racecheck: write-after-read hazards);
 //  * when N % BDIM != 0, the last block's halo load in[idx + BDIM] can run past the padded input
-//    (memcheck).
+//    (memcheck);
+//  * when N % BDIM != 0, the last outputs need in[N], whose tile slot belongs to a thread that has
+//    left the loop: they read a stale or never-written tile word (no sanitizer reports it).
 // The fix: the loop runs over block-sized chunks, so its trip count is the same for every thread
-// of the block; guards move inside it; a second barrier protects the tile before reuse.
+// of the block; guards move inside it (the element load's up to N + RADIUS, for the last bug); a
+// second barrier protects the tile before reuse.
 // The chunk index is 64-bit so that base + gridDim.x * BDIM cannot overflow. The program's own
 // sizes would fit an int (at N = 2^30 on a grid of N / BDIM blocks the last step reaches
 // 2^31 - BDIM); the 64-bit index keeps a larger N from wrapping negative and looping for ever.

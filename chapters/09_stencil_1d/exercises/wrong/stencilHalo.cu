@@ -1,8 +1,8 @@
 // A plausible wrong answer to exercise stencilHalo: only the threads with an output (idx < N) load
-// their element. In the last, partial block the right halo in[N .. N + RADIUS) then sits where
-// threads past N should have put it, and nobody does: the last RADIUS outputs read whatever the
-// shared memory held. (The first RADIUS threads' `in[idx + BDIM]` is loaded only when inside the
-// input, so nothing reads out of bounds.)
+// their element. In a partial last block in[N] belongs in the slot of a thread past N, and nobody
+// loads it: the last min(RADIUS, N mod BDIM) outputs read whatever the shared memory held. (The
+// first RADIUS threads' `in[idx + BDIM]` is loaded only when inside the input, so nothing reads out
+// of bounds.)
 __global__ void stencilHalo(const float* in, float* out, int N) {
   __shared__ float smem[BDIM + 2 * RADIUS];
   const int idx = blockIdx.x * BDIM + threadIdx.x;
