@@ -72,10 +72,10 @@ constexpr unsigned SMEMDIM = DIM / 32;  // one slot per warp: 4 (the book's comm
 //  * in a block that the end of the array cuts, the book returns early for idx >= n, before
 //    __syncthreads() (and, in reduceShfl, before shuffles): the Programming Guide allows
 //    __syncthreads() in conditional code only where the condition is the same in the whole block.
-//    (In PTX, __syncthreads() is bar.sync 0, i.e. barrier.sync.aligned 0; exit releases a barrier
-//    held up only by exiting threads, but an .aligned barrier in conditionally executed code is
-//    undefined unless every thread evaluates the condition identically.) Threads past the end take
-//    part and contribute 0 instead;
+//    (In PTX, __syncthreads() is bar.sync 0, i.e. barrier.sync.aligned 0. PTX ISA, exit: "If the
+//    exiting threads are holding up the barrier, the barrier is released"; barrier: an .aligned
+//    barrier in conditionally executed code is undefined unless "all threads in CTA evaluate the
+//    condition identically".) Threads past the end take part and contribute 0 instead;
 //  * the book's "unrolling warp" adds through a `volatile` pointer with no synchronisation, which was
 //    only correct while a warp ran in lockstep. Since Volta lanes may diverge: each step reads, then
 //    __syncwarp(), then writes, then __syncwarp().
@@ -457,7 +457,8 @@ static void run_lesson(size_t n, bool profile_only, const cudaDeviceProp& prop) 
 
 // Every kernel as a whole sum of n unsigned ints into one value. The source's kernels leave
 // partials; on the device, ours adds them up (time_ms - first_pass_ms). The table's time is the whole
-// sum, like CUB's; first_pass_ms is the source's kernel alone, which is what 004 times.
+// sum, like CUB's; first_pass_ms is the source's kernel alone, which is what 004 times (for ours,
+// reduceUnrollShflVec without reduceFinal).
 static void run_bench(size_t n, int reps, const std::string& csv_dir, const cudaDeviceProp& prop,
                       const wb::KernelPick& pick) {
   const unsigned seed = 2024;
