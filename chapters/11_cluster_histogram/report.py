@@ -352,7 +352,8 @@ VALUES = [
     Value(P + "dsm_vs_atomics_32768", CSV,
           lambda q: pair(lambda q, g: speedup(q, g, 32768, "uniform", "clusterHist_kernel", "global_atomics"), "{:.2f}×")(q)),
     # clusterHist_kernel's code path is the same at every cluster size: cluster 1 against 2 is what a
-    # cluster of 2 costs, half the adds going to another block's shared memory (and its grid, not logged).
+    # cluster of 2 costs as a whole (remote adds, each bin shared by two blocks' threads, and a grid
+    # that is not logged).
     Value(P + "source_c1_c2", CSV,
           lambda q: (pair(lambda q, g: row(q, g, "clusterHist_kernel", 256, cluster=1)["gbps"])(q),
                      pair(lambda q, g: row(q, g, "clusterHist_kernel", 256, cluster=2)["gbps"])(q)),

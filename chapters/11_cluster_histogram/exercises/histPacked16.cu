@@ -12,14 +12,16 @@
 // wrapped to 0 as well). At the end, add each counter to bins[b]. Every value of input[0, n) is a
 // bin in [0, nbins). Launch: <<<8, 256, (nbins + 1) / 2 * 4>>>; bins[] is zeroed first.
 //
-// Hint: never fix the shared word after the fact (other threads keep adding to it): correct the
-// global bins instead. The returned old word tells you everything: whether your field was 65535,
+// Hint: never fix the shared word after the fact (other threads keep adding to it; the chapter's
+// "Overflow, exactly" says what goes wrong, and the checker's inputs almost never show it): correct
+// the global bins instead. The returned old word tells you everything: whether your field was 65535,
 // and whether the neighbouring field was 65535 too (then the carry wrapped it to 0, and its counter
 // will report 65535 less than its hits: add 65535 to its global bin; otherwise it will report 1
 // more: subtract 1).
 //
 // Judged: every bin, exactly (unsigned counts), on uniform inputs and hot inputs (one even bin,
-// one odd bin, two neighbouring bins) with n = 37 .. 2^22 + 12; racecheck.
+// one odd bin, two neighbouring bins, and a case where the odd bin's counter stands at 65535 when
+// the even one wraps) with n = 37 .. 2^22 + 12; racecheck.
 // The SASS rules in histPacked16.sass hold too (the instructions the lesson is about, no spill).
 // Judge it: ctest --preset default -R exercise.histPacked16
 #define WB_NOT_ATTEMPTED  // delete this line when you start

@@ -9,15 +9,21 @@
 
 #include "exercise.h"
 
-enum Dist { kUniform, kHotBin, kTwoNeighbours, kFewBins };
+enum Dist { kUniform, kHotBin, kTwoNeighbours, kFewBins, kFullNeighbour };
 struct HistCase {
   int nbins;
   size_t n;
   Dist dist;
-  int hot;  // the hot bin (kHotBin), or the first of the two (kTwoNeighbours)
+  int hot;  // the hot bin (kHotBin), or the first of the two (kTwoNeighbours, kFullNeighbour: even)
 };
 inline const char* dist_name(Dist d) {
-  return d == kUniform ? "uniform" : d == kHotBin ? "one hot bin" : d == kTwoNeighbours ? "two neighbouring hot bins" : "4 bins";
+  switch (d) {
+    case kUniform: return "uniform";
+    case kHotBin: return "one hot bin";
+    case kTwoNeighbours: return "two neighbouring hot bins";
+    case kFullNeighbour: return "odd bin at 65535 when the even one wraps";
+    default: return "4 bins";
+  }
 }
 inline int value_at(const HistCase& c, size_t i) {
   uint64_t x = (i + 1) * 0x9E3779B97F4A7C15ull;
@@ -28,6 +34,16 @@ inline int value_at(const HistCase& c, size_t i) {
     case kUniform: return static_cast<int>(x % static_cast<uint64_t>(c.nbins));
     case kHotBin: return c.hot;
     case kTwoNeighbours: return c.hot + static_cast<int>(x & 1);
+    case kFullNeighbour: {
+      // For <<<8, 256>>> and a grid-stride loop, element i is step i / 2048 of thread i % 2048. Steps
+      // 0..255 go to the odd bin hot + 1, 65,535 a block (thread 0 of each block sends its step 255
+      // to hot + 2); steps 256..511 to the even bin hot, 65,536 a block. Every thread's odd adds come
+      // before its even ones, and one thread's atomics on one word keep its program order, so the
+      // add that wraps the even counter (a block's last on it) finds the odd one at exactly 65535.
+      const size_t step = i / 2048;
+      if (step >= 256) return c.hot;
+      return (step == 255 && i % 256 == 0) ? c.hot + 2 : c.hot + 1;
+    }
     default: return static_cast<int>(x % 4);
   }
 }
