@@ -231,8 +231,8 @@ def per_gpu(g):
                          q(kernel="MatMulKernel_smem", n=4096)["tflops"] / q(kernel="MatMulKernel_gmem", n=4096)["tflops"]),
               "{:.2f} → {:.2f} TFLOP/s ({:.2f}×)", gpu=g),
         # the source's tiled kernel: its shared-load wavefronts (the traffic run) over the SM cycles of
-        # its timed run at 4096^3 (132 SMs x time x that run's SM clock); shared memory serves at most
-        # one wavefront per SM cycle
+        # its timed run at 4096^3 (132 SMs x time x that run's SM clock); at most one wavefront per SM
+        # cycle is our reading of NVIDIA's forum, not a documented figure (README, "wavefront")
         Value(P + f"smem_busy_source.{g}", T,
               lambda q: 100 * q(kernel="MatMulKernel_smem")["smem_ld_wavefronts"]
               / (SMS * q(csv=CSV, kernel="MatMulKernel_smem", n=4096)["time_ms"] * 1e-3

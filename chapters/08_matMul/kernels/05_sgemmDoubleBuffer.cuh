@@ -11,7 +11,7 @@
 // between barriers); each thread loads two float4 of each tile. With 4 threads per row of A's
 // tile, each transposing store is a 2-way bank conflict (two lanes of a row write k 8 apart:
 // 8 x 132 words, a multiple of 32): 8 stores per 1024 FMAs, one extra wavefront each, about all
-// the bank conflicts that the README's Nsight Compute table counts for this kernel.
+// the bank conflicts that the README's stall table counts for this kernel.
 constexpr int kBK2 = 16;
 template <bool kVec>
 __global__ void __launch_bounds__(kThreads, 2) sgemmDoubleBuffer(const float* __restrict__ A,

@@ -6,7 +6,8 @@
 
 // In steps 7 and 8 every warp copies its share of the next k-tile and then computes, and one
 // __syncthreads() per k-tile makes all of them wait for the slowest (Nsight Compute counts the
-// warps waiting at it: the README's table). Here the two jobs go to different warps of the block:
+// warps waiting at it: the README's stall table). Here the two jobs go to different warps of the
+// block:
 // - NPROD producer warps (the last ones) copy k-tiles into a ring of T::STAGES stages with
 //   cp.async and never compute;
 // - T::kThreads consumer threads compute exactly as in step 7 (same tiles, same fragments) and
