@@ -1,12 +1,12 @@
 // Chapter 02 — simpleShuffle: the seven shuffle patterns of 003 §5.6.2, and a shuffle explorer that
-// shows, lane by lane, which lane the hardware reads for any op, width and non-zero mask, with one
-// srcLane/delta/laneMask (0 to 32) for all 32 lanes.
+// shows, lane by lane, which lane the hardware reads for any op, power-of-two width (1 to 32) and
+// non-zero mask, with one srcLane/delta/laneMask (0 to 32) for all 32 lanes.
 //
 // Run:    ./build/bin/simpleShuffle                 (expected stdout: expected_outputs/simpleShuffle.txt)
 //         ./build/bin/simpleShuffle --op xor --arg 8 --width 8 [--mask 0x0000ffff] [--svg xor8.svg]
 //             one shuffle on a full warp, as a 32-row table: what each lane got, and from which lane;
 //             --svg also draws it, from the lanes the GPU read
-//         ./build/bin/simpleShuffle --explore-all   every op x width (1..32) x arg (0..32), one line each
+//         ./build/bin/simpleShuffle --explore-all   every op x width (1, 2, 4, 8, 16, 32) x arg (0..32), one line each
 //         ./build/bin/simpleShuffle --full-mask     003's kernels with a full mask 0xffffffff on 16 threads,
 //                                               as a direct port of 003's mask-less __shfl would pass
 // Build without CMake, in this folder:

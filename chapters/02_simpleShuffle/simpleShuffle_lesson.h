@@ -263,7 +263,7 @@ constexpr const char* kUsage =
     "                                          W a power of two in [1, 32] (default 32),\n"
     "                                          M 0x followed by 1-8 hex digits, or decimal (default 0xffffffff),\n"
     "                                          FILE: also draw the table as an SVG picture\n"
-    "       simpleShuffle --explore-all        every op x width (1..32) x arg (0..32), one line each";
+    "       simpleShuffle --explore-all        every op x width (1, 2, 4, 8, 16, 32) x arg (0..32), one line each";
 
 enum class Run { Lesson, FullMask, Explore, ExploreAll };
 struct Options {
