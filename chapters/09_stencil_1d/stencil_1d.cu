@@ -50,11 +50,14 @@ __constant__ float coef[RADIUS + 1];
 //    slower ones still read this one's (racecheck: write-after-read hazards);
 //  * when N % BDIM != 0, the last block's halo load in[idx + BDIM] can run past the padded input
 //    (memcheck);
-//  * when N % BDIM != 0, the last outputs need in[N], whose tile slot belongs to a thread that has
-//    left the loop: they read a stale or never-written tile word (no sanitizer reports it).
+//  * when N % BDIM != 0, the last chunk's threads past N have left the loop and their tile words
+//    stay stale or never written: the slot of in[N], which the last outputs need, and, when
+//    N % BDIM < RADIUS, the left-halo slots of threads N % BDIM .. RADIUS-1, which every output of
+//    that chunk reads (no sanitizer reports it).
 // The fix: the loop runs over block-sized chunks, so its trip count is the same for every thread
-// of the block; guards move inside it (the element load's up to N + RADIUS, for the last bug); a
-// second barrier protects the tile before reuse.
+// of the block; guards move inside it (for the last bug: the element load's up to N + RADIUS, and
+// the first RADIUS threads load the left halo on every trip); a second barrier protects the tile
+// before reuse.
 // The chunk index is 64-bit so that base + gridDim.x * BDIM cannot overflow. The program's own
 // sizes would fit an int (at N = 2^30 on a grid of N / BDIM blocks the last step reaches
 // 2^31 - BDIM); the 64-bit index keeps a larger N from wrapping negative and looping for ever.
