@@ -51,9 +51,9 @@ __constant__ float coef[RADIUS + 1];
 //  * when N % BDIM != 0, the last block's halo load in[idx + BDIM] can run past the padded input
 //    (memcheck);
 //  * when N % BDIM != 0, the last chunk's threads past N have left the loop and their tile words
-//    stay stale or never written: the slot of in[N], which the last outputs need, and, when
-//    N % BDIM < RADIUS, the left-halo slots of threads N % BDIM .. RADIUS-1, which every output of
-//    that chunk reads (no sanitizer reports it).
+//    stay stale or never written: the slots of in[N] .. in[N + RADIUS - 1] inside the chunk, which
+//    the last outputs need, and, when N % BDIM < RADIUS, the left-halo slots of threads
+//    N % BDIM .. RADIUS-1, which every output of that chunk reads (no sanitizer reports it).
 // The fix: the loop runs over block-sized chunks, so its trip count is the same for every thread
 // of the block; guards move inside it (for the last bug: the element load's up to N + RADIUS, and
 // the first RADIUS threads load the left halo on every trip); a second barrier protects the tile
