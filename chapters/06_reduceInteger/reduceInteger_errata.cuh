@@ -8,8 +8,8 @@
 
 // 7. The book's reduceSmemUnroll guard: `if (idx + 4 * blockDim.x <= n)`. The last element a thread
 // reads is idx + 3 * blockDim.x, so the bound that keeps the reads in range is
-// `idx + 3 * blockDim.x < n` (the book's reduceSmemUnrollDyn); only one guard per load keeps every
-// element for any n. In the last block
+// `idx + 3 * blockDim.x < n` (the book's reduceSmemUnrollDyn); neither keeps every element for every n: a
+// guard on each load does (or, as in reduceUnrollShflVec, one test per whole tile and a tail loop). In the last block
 // (idx = n - 4 * DIM + tid when n is a multiple of 4 * DIM) only thread 0 passes: 127 threads
 // contribute 0. The book's program checks only its last kernel's sum, so its output does not flag
 // this one.
