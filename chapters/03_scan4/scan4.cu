@@ -5,7 +5,7 @@
 //   nvcc -std=c++17 -O3 -arch=native -I../../common -o scan4 scan4.cu
 //
 // Kernels:
-//   1. scan4 — the CUDA Programming Guide's example (source 000, section 3.2): a Hillis-Steele
+//   1. scan4 — the CUDA C++ Programming Guide's example (source 000, section 3.2): a Hillis-Steele
 //              scan, log2(8) = 3 steps of shift-by-1, 2, 4 with width 8.
 //
 // The guide's kernel printf()s its result; here the kernel stores it and the host prints the
