@@ -2,9 +2,10 @@
 // padding (an xor swizzle).
 //
 // Task: the transpose of exercise transposePad (32 x 32 tile, block 32 x 8, any shape, same launch), but
-// the tile is exactly kTileWords = 32 * 32 floats (defined by the checker): no padding word. Keep
-// each tile row in its own 32 words and permute the columns within the row, differently for each
-// row, so that the 32 elements of any column fall in 32 different banks. Write
+// the tile is exactly kTileWords = 32 * 32 floats (defined by the checker): no padding word. The
+// intended layout keeps each tile row in its own 32 words and permutes the columns within the row,
+// differently for each row, so that the 32 elements of any column fall in 32 different banks (the
+// checker asks less: see "Judged"). Write
 //   tile_index(r, c)    where element (r, c) of the tile lives (host and device), in [0, 1024);
 //   transposeSwizzle    the kernel, accessing the tile only as tile[tile_index(r, c)].
 // Hint: for a fixed k, c -> c ^ k (xor) is one to one over c = 0..31: a permutation of a row.
@@ -12,8 +13,10 @@
 // directions: a fixed c over r = 0..31 (the column read) and a fixed r over c (the row store).
 //
 // Judged: every element of every shape, exactly; the chapter's bank model on tile_index (no GPU
-// needed: both the row store and the column load must be 1 wavefront); Nsight Compute's shared
-// bank conflicts of the kernel, which must be 0; racecheck.
+// needed: the 32 x 32 elements in distinct words of [0, 1024), and both the row store and the
+// column load 1 wavefront); Nsight Compute's shared-memory bank conflicts of the kernel on the
+// checker's three small --quick shapes, which must be 0 (at full-GPU scale ncu counts a few even
+// in a conflict-free tile: chapter README, "Shared-memory wavefronts per instruction"); racecheck.
 // The SASS rules in transposeSwizzle.sass hold too (the instructions the lesson is about, no spill).
 // Judge it: ctest --preset default -R exercise.transposeSwizzle
 #define WB_NOT_ATTEMPTED  // delete this line when you start
