@@ -313,7 +313,7 @@ VALUES = [
           lambda q: tuple(pair(lambda q, g: speedup(q, g, b, "source", "clusterHist_kernel", "global_atomics"), "{:.1f}×")(q) for b in BIG),
           "{} at 65,536 bins, {} at 131,072 and {} at 262,144"),
     Value(P + "dsm_vs_atomics.uniform", CSV,
-          lambda q: tuple(pair(lambda q, g: speedup(q, g, b, "uniform", "clusterHist_kernel", "global_atomics"), "{:.2f}×")(q)
+          lambda q: tuple(pair(lambda q, g: speedup(q, g, b, "uniform", "clusterHist_kernel", "global_atomics"), "{:.3f}×")(q)
                           for b in BIG[:2]), "{} at 65,536, {} at 131,072"),
     Value(P + "dsm_262144.uniform", CSV,
           lambda q: tuple(fam(q, g, 262144, "uniform", k)["gbps"] for g in GPUS for k in ("clusterHist_kernel", "global_atomics")),
