@@ -80,6 +80,9 @@ import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import skips  # noqa: E402  (a missing tool is a skip with its remedy)
+
 RULES_NVCC = "13.0"  # the nvcc (major.minor) that the committed rules files were recorded with
 BEGIN = "<!-- sass:begin"
 END = "<!-- sass:end -->"
@@ -597,15 +600,11 @@ def main():
     if not cuobjdump or not nvdisasm:
         # What the machine lacks is a skip with its remedy (scripts/skips.py); CI has both tools, and
         # tests/ci_check.py fails a cpu test that skips there.
-        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-        import skips
         sys.exit(skips.report(f"{'cuobjdump' if not cuobjdump else 'nvdisasm'} not found", "no-cuobjdump"))
     global TOOL_ENV
     TOOL_ENV = dict(os.environ, PATH=os.path.dirname(nvdisasm) + os.pathsep + os.environ.get("PATH", ""))
     cxxfilt = find_tool("c++filt", o.cxxfilt, o.cuda_bin) or find_tool("cu++filt", None, o.cuda_bin)
     if not cxxfilt:
-        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-        import skips
         sys.exit(skips.report("c++filt not found (binutils), nor cu++filt (CUDA)", "no-cuobjdump"))
 
     kernels = read_sass(o.binary, o.arch, cuobjdump, cxxfilt)
