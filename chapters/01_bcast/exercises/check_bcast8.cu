@@ -1,6 +1,7 @@
 // Checker of exercise bcast8 (chapter 01): exact output against a CPU reference on sizes that end
-// in a partial warp and a partial block; SASS rules in bcast8.sass. Times the exercise against the
-// chapter's full-warp broadcast (bcast's __shfl_sync(mask, value, 0)) over the same array.
+// in a partial warp and a partial block (all but n = 1 << 20, which fills both); SASS rules in
+// bcast8.sass. Times the exercise against the chapter's full-warp broadcast (bcast's
+// __shfl_sync(mask, value, 0)) over the same array.
 #include <vector>
 
 #include "exercise.h"

@@ -1,7 +1,7 @@
 // Checker of exercise rotate16 (chapter 01): exact output against a CPU reference for sizes whose
-// last 16-lane group is short, and several k; SASS rules in rotate16.sass (the sanitizers it runs
-// under are listed in CMakeLists.txt). Times the exercise against a one-shuffle width-16 wrap
-// (one __shfl_sync, srcLane threadIdx.x + k, width 16).
+// last 16-lane group is short (all but n = 16, one full group), and several k; SASS rules in
+// rotate16.sass (the sanitizers it runs under are listed in CMakeLists.txt). Times the exercise
+// against a one-shuffle width-16 wrap (one __shfl_sync, srcLane threadIdx.x + k, width 16).
 #include <vector>
 
 #include "exercise.h"
