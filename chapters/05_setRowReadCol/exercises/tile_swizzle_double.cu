@@ -9,13 +9,15 @@
 // (`ex_tile_swizzle_double --bank-model`), and Nsight Compute's counters where present.
 //
 // Hint: keep the row, move the column: row * 32 + (col ^ f(row)), with 0 <= f(row) < 32 (from 32
-// on, col ^ f(row) leaves the row and the checker rejects it). For any such f, a row stays one
-// permutation of its 32 slots, so row stores are as good as unswizzled. For the column loads, list
-// the 16 rows of a half-warp (the bank model serves a 64-bit access 16 lanes at a time: the
-// workbook's model; the Guide states no such rule from compute capability 5.x on) and ask which
-// bank pair each lands on. A row is 32 doubles = 64 banks, so row r's slot c sits on bank pair
-// c % 16: 16 different values of f are not enough (f(r) = 2r % 32 has them and still doubles up),
-// the low four bits of f (f % 16) must differ across those rows.
+// on, col ^ f(row) leaves the row and the checker rejects it). Row stores: a half-warp's columns
+// 0-15 (or 16-31) of a row stay together, on columns 0-15 or on 16-31 (bit 4 of col ^ f(row) is
+// the same for all 16), one aligned group of 16 doubles, so any such f keeps them conflict-free.
+// (Permuting the row is not enough by itself: swapping columns 1 and 16 conflicts.) For the column
+// loads, list the 16 rows of a half-warp (the bank model serves a 64-bit access 16 lanes at a time:
+// the workbook's model; the Guide states no such rule from compute capability 5.x on) and ask which
+// bank pair each lands on. A row is 32 doubles = 64 words, twice round the 32 banks, so row r's
+// slot c sits on bank pair c % 16: 16 different values of f are not enough (f(r) = 2r % 32 has
+// them and still doubles up), the low four bits of f (f % 16) must differ across those rows.
 //
 // Judge it: ctest --preset default -R exercise.tile_swizzle_double
 #define WB_NOT_ATTEMPTED  // delete this line when you start
