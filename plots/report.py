@@ -77,7 +77,7 @@ def csv_date(csv):
 
 VALUES += [Value(f"run.date.{g}", "meta.json", run_date, gpu=g) for g in ("h100", "h200")]
 VALUES += [Value(f"run.date.{c}.{g}", "meta.json", csv_date(c + ".csv"), gpu=g)
-           for c in ("transpose", "stencil_1d", "matMul", "matMul_traffic") for g in ("h100", "h200")]
+           for c in ("transpose", "stencil_1d", "matMul", "matMul_traffic", "cache_config") for g in ("h100", "h200")]
 VALUES += [Value("run.date", "meta.json", run_dates)]
 
 
