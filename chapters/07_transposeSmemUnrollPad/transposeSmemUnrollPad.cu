@@ -150,11 +150,10 @@ __global__ void transposeSmemUnrollPad_004boundary(float* out, const float* in, 
 // conflict-free.
 // The block numbering: blockIdx.x walks down the input (tile rows), blockIdx.y across it, the
 // reverse of kernels 1 to 6. Blocks with neighbouring blockIdx.x then write neighbouring pieces of
-// the same output rows (and read pieces of input rows far apart). Of the order in which blocks run
-// the Programming Guide says only that it must be possible to run them "in any order, in parallel
-// or in series"; the bench times the same body with the other
-// numbering, transposeTiled_colsFirst, to show what this one buys (README, "What the block
-// numbering buys").
+// the same output rows (and read pieces of input rows far apart). The Programming Guide does not
+// say in which order blocks run; it requires that they can run "in any order, in parallel or in
+// series". The bench times the same body with the other numbering, transposeTiled_colsFirst, to
+// show what this one buys (README, "What the block numbering buys").
 // The loads: on sm_80 and newer each is ld.global.nc.L2::256B.b32, the read-only load that __ldg
 // makes (ld.global.nc) with the qualifier .L2::256B, which the PTX ISA describes as a hint to fetch
 // additional data of that size into L2, and as a performance hint only: the values loaded are the
@@ -368,8 +367,9 @@ static void alloc_input(size_t n, float** d_in, float** d_out, std::vector<float
   CUDA_CHECK(cudaMemcpy(*d_in, h_in.data(), n * sizeof(float), cudaMemcpyHostToDevice));
 }
 
-// The benchmark's shapes: 2048^2 .. 16384^2 and one non-square shape that is not a multiple of
-// any tile, those with no side above max_side; or the one square shape `side` x `side`.
+// The benchmark's shapes: 2048^2 .. 16384^2 and one non-square shape, 10000 x 20000 (a whole number
+// of the book's 16 x 32 tiles, but not of the unrolled 16 x 64 tile or of transposeTiled's 64 x 64),
+// those with no side above max_side; or the one square shape `side` x `side`.
 static std::vector<lesson::Shape> bench_shapes(int max_side, int side) {
   if (side) return {{side, side}};
   std::vector<lesson::Shape> shapes;
