@@ -5,9 +5,11 @@
 //   * butterfly(): each step is one __shfl_xor_sync on the CPU warp model (common/warp_model.h),
 //     the masks of warpReduce_lesson.h in the kernel's order (16, 8, 4, 2, 1) or reversed
 //     (1, 2, 4, 8, 16);
-//   * tree(): a shared-memory tree over the same 32 values, with the step of chapter 06's
-//     smemTree: for stride s, `if (l < s) smem[l] += smem[l + s];` then a barrier. Slots l >= s
-//     are not read again.
+//   * tree(): a shared-memory tree over the same 32 values with the textbook step: for stride s,
+//     `if (l < s) smem[l] += smem[l + s];` then a barrier. Slots l >= s are not read again.
+//     (Chapter 06's smemTree takes this step for strides 64 and up; for 32 down to 1 its
+//     lastWarpSmem has every lane of warp 0 add, with __syncwarp(), which leaves the same sets in
+//     slots l < s.)
 #pragma once
 
 #include <cstdint>

@@ -101,7 +101,7 @@ def shfl_vs_smem(gpu):
                           Col("smem: median warp's cycles per step", other("cycles_per_step", "{:.1f}")),
                           Col("shfl: warp exchanges per SM cycle", "{warp_exchanges_per_sm_cycle:.3f}"),
                           Col("smem: warp exchanges per SM cycle", other("warp_exchanges_per_sm_cycle", "{:.3f}")),
-                          Col("shfl / smem", ratio)])
+                          Col("rate, shfl / smem", ratio)])
 
 
 TABLES += [shfl_vs_smem("h100"), shfl_vs_smem("h200")]

@@ -23,8 +23,9 @@ LESSON_HD constexpr int butterfly_mask(int step) { return 16 >> step; }
 
 using Lanes = std::array<int, 32>;
 
-// Source 001 drew its 32 values with MSVC's rand() (seed 1) and `% 101`. MSVC's generator:
-// x = x * 214013 + 2531011; rand() = (x >> 16) & 0x7fff.
+// Source 001's 32 inputs: MSVC's rand() from its default seed 1, then `% 101`, reproduces all 32
+// values 001 printed (001 names no compiler and calls no srand; that it used MSVC is our inference
+// from that match). MSVC's generator: x = x * 214013 + 2531011; rand() = (x >> 16) & 0x7fff.
 inline Lanes msvc_rand_mod101() {
   Lanes v{};
   uint32_t x = 1;
