@@ -68,17 +68,18 @@ constexpr unsigned SMEMDIM = DIM / 32;  // one slot per warp: 4 (the book's comm
 // ---------------------------------------------------------------------------------------------
 // The source's kernels
 // ---------------------------------------------------------------------------------------------
-// Two fixes apply to all of them (see the README's errata):
-//  * in a block that the end of the array cuts, the book returns early for idx >= n, before
-//    __syncthreads() (and, in reduceShfl, before shuffles): the Programming Guide allows
-//    __syncthreads() in conditional code only where the condition is the same in the whole block.
-//    (In PTX, __syncthreads() is bar.sync 0, i.e. barrier.sync.aligned 0. PTX ISA, exit: "If the
-//    exiting threads are holding up the barrier, the barrier is released"; barrier: an .aligned
-//    barrier in conditionally executed code is undefined unless "all threads in CTA evaluate the
-//    condition identically".) Threads past the end take part and contribute 0 instead;
-//  * the book's "unrolling warp" adds through a `volatile` pointer with no synchronisation, which was
-//    only correct while a warp ran in lockstep. Since Volta lanes may diverge: each step reads, then
-//    __syncwarp(), then writes, then __syncwarp().
+// Two fixes (see the README's errata), each where the book's kernel needs it:
+//  * reduceGmem, reduceSmem and reduceShfl: in a block that the end of the array cuts, the book
+//    returns early for idx >= n, before __syncthreads() (and, in reduceShfl, before shuffles): the
+//    Programming Guide allows __syncthreads() in conditional code only where the condition is the
+//    same in the whole block. (In PTX, __syncthreads() is bar.sync 0, i.e. barrier.sync.aligned 0.
+//    PTX ISA, exit: "If the exiting threads are holding up the barrier, the barrier is released";
+//    barrier: an .aligned barrier in conditionally executed code is undefined unless "all threads
+//    in CTA evaluate the condition identically".) Threads past the end take part and contribute 0;
+//  * reduceGmem, reduceSmem, reduceSmemUnroll and reduceSmemUnrollDyn: the book's "unrolling warp"
+//    adds through a `volatile` pointer with no synchronisation, which was only correct while a warp
+//    ran in lockstep. Since Volta lanes may diverge: each step reads, then __syncwarp(), then
+//    writes, then __syncwarp().
 
 // The book's last warp over smem[0..63]: six halving steps; the sum ends in thread 0.
 __device__ __forceinline__ unsigned lastWarpSmem(unsigned* smem, unsigned tid) {
