@@ -124,7 +124,6 @@ def claims(g):
         Value(P + f"ours_and_unroll_ms.{g}", CSV, lambda q: (t(q, "reduceUnrollShflVec"), t(q, "reduceSmemUnroll")),
               "{:.4f} against {:.4f} ms", gpu=g),
         Field(P + f"ours_pct_of_copy.{g}", CSV, "pct_of_copy", "{:.1f}%", g, kernel="reduceUnrollShflVec"),
-        Field(P + f"cub_pct_of_copy.{g}", CSV, "pct_of_copy", "{:.1f}%", g, kernel=CUB),
         Field(P + f"unroll_first_pass.{g}", CSV, "first_pass_ms", "{:.4f} ms", g, kernel="reduceSmemUnroll"),
         Value(P + f"unrolled_gbps.{g}", CSV, lambda q: span([t(q, k, "gbps") for k in UNROLLED], unit=" GB/s"), gpu=g),
         # the top README's headline row
