@@ -3,8 +3,9 @@
 // Task: split each warp into sub-groups of `width` lanes (4, 8, 16 or 32). Lane j of a sub-group
 // receives the element `delta` lanes above it in the same sub-group, and 0 when there is none:
 //   out[i] = (j + delta < width && i + delta < n) ? in[i + delta] : 0,   j = lane % width,
-// with 1 <= delta < width. n is any size (the checker tries 1, 31, 100, 1000, 4099, and
-// (1 << 22) + 3 outside quick mode, with 128-thread blocks): the last warp is partial.
+// with 1 <= delta < width. One shuffle intrinsic per lane, no shared memory. n is any size (the
+// checker tries 1, 31, 100, 1000, 4099, and (1 << 22) + 3 outside quick mode, with 128-thread
+// blocks): the last warp is partial.
 //
 // Hint: __shfl_down_sync moves data the right way, but what does a lane receive when lane j + delta
 // is outside its sub-group (chapter 01, rule 4; the chapter's `shfl down` line ends 14 15 14 15)?
