@@ -5,9 +5,9 @@
 // shared memory. The shared histogram is extern __shared__ unsigned hist[], (nbins + 1) / 2 words
 // (sized by the checker). Count with atomicAdd(&hist[b / 2], 1u << (16 * (b % 2))), which returns
 // the word before the add. A block may count far more than 65535 values into one bin (the checker
-// launches 8 blocks in every case, and its hot inputs of 2^20 or more values give each block 2^17
-// or more hits on one or two bins): when an add takes a counter from 65535 to 0, add the 65536 it
-// lost to the global bins[b] at once, and correct in the global bins what the carry did to the
+// launches 8 blocks in every case, and its hot inputs of 2^20 or more values give each block about
+// 2^17 or more hits on one or two bins): when an add takes a counter from 65535 to 0, add the 65536
+// it lost to the global bins[b] at once, and correct in the global bins what the carry did to the
 // next counter of the word (when b is even, the high half got +1, and if it was 65535 itself it
 // wrapped to 0 as well). At the end, add each counter to bins[b]. Every value of input[0, n) is a
 // bin in [0, nbins). Launch: <<<8, 256, (nbins + 1) / 2 * 4>>>; bins[] is zeroed first.

@@ -1,5 +1,6 @@
-// Chapter 11, kernel 7: histVec4, the source's cluster kernel made fast where the bins fit in a
-// cluster. Included by cluster_histogram.cu; launched by its Hist::ours().
+// Chapter 11, kernel 7: histVec4, the source's cluster kernel made fast where the bins fit in one
+// block (cluster 1); in a cluster of 2 or more it is not (README, "When does distributed shared
+// memory pay?"). Included by cluster_histogram.cu; launched by its Hist::ours().
 #pragma once
 
 #include "../histogram_lesson.h"
