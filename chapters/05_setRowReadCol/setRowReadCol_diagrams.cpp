@@ -23,7 +23,8 @@ const char* ink(const char* fill) {
                                                                                                 : svg::kBlack;
 }
 
-// Colliding banks get their own colours, in order of bank (vermillion first).
+// Colliding banks are coloured in order of bank, cycling through six colours (vermillion first):
+// with more than six, one colour stands for several banks, told apart by the number in each box.
 const char* conflict_colour(int i) {
   static const char* k[] = {svg::kVermillion, svg::kOrange, svg::kBlue, svg::kPurple, svg::kGreen, svg::kYellow};
   return k[i % 6];
@@ -90,7 +91,7 @@ int main(int argc, char** argv) {
        lesson::RowColPad, -1},
   };
   const double group_h = 22 + 2 * kRowH + 8;
-  svg::Doc d(kWidth, 26 + layouts.size() * group_h + 56,
+  svg::Doc d(kWidth, 26 + layouts.size() * group_h + 72,
              "Warp 0's row write and column read in five shared-memory tiles: the bank each lane's word falls "
              "in, the banks that collide coloured, and the n-way count of the bank model (32-way in tile[32][32], "
              "1-way padded to 33; 16-way in the 16 x 32 rectangle, 2-way with 1 word of padding, 1-way with 2)");
@@ -109,9 +110,11 @@ int main(int argc, char** argv) {
   d.text(32, y + 15, "the number is the bank (word % 32) of the lane's word", 11, "start");
   d.rect(12, y + 26, 14, 14, svg::kVermillion, svg::kBlack, 0.5);
   d.rect(28, y + 26, 14, 14, svg::kOrange, svg::kBlack, 0.5);
-  d.text(48, y + 37,
-         "the busiest banks, one colour each: n distinct words in one bank take n wavefronts (n-way); "
-         "white: no collision",
+  d.text(48, y + 37, "the busiest banks: n distinct words in one bank take n wavefronts (n-way); white: no collision",
+         11, "start");
+  d.text(48, y + 53,
+         "coloured in bank order with six colours that repeat: one colour can be several banks (the number tells them "
+         "apart)",
          11, "start");
   out("banks_row_write_col_read", d);
   return out.rc;
