@@ -187,9 +187,9 @@ static void run_lesson(int* d_out) {
 
 static void print_shared_memory_facts(const cudaDeviceProp& prop) {
   std::fprintf(stderr,
-               "shared memory on this GPU (asked at run time): %zu B per block by default, %zu B per "
-               "block opt-in (cudaFuncAttributeMaxDynamicSharedMemorySize), %zu B per SM; banks are "
-               "4 bytes wide, 32 of them\n",
+               "shared memory on this GPU (cudaDeviceProp): %zu B per block by default, %zu B per "
+               "block opt-in (cudaFuncAttributeMaxDynamicSharedMemorySize), %zu B per SM; banks (not "
+               "asked: the Programming Guide, compute capability 5.x and later): 32, each 4 bytes wide\n",
                prop.sharedMemPerBlock, prop.sharedMemPerBlockOptin, prop.sharedMemPerMultiprocessor);
 }
 
