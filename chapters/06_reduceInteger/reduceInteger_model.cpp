@@ -1,5 +1,6 @@
-// CPU model of chapter 06: each kernel re-enacted block by block on the host (shared-memory trees as
-// arrays, shuffles on common/warp_model.h), on 004's data; prints what the GPU program prints.
+// CPU model of chapter 06: the six source kernels re-enacted block by block on the host (shared-memory
+// trees as arrays, shuffles on common/warp_model.h), the two errata kernels as far as the program
+// prints them; on 004's data; prints what the GPU program prints.
 #include <algorithm>
 #include <cstdint>
 #include <vector>
