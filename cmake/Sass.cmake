@@ -44,13 +44,17 @@ endif()
 add_custom_target(update_sass_readmes)
 
 function(workbook_sass_test name rules)
+  set(arch 90)  # or 90a (workbook_chapter's SM90A): the third argument
+  if(ARGC GREATER 2)
+    set(arch ${ARGV2})
+  endif()
   if(WORKBOOK_SASS_FROM_PROGRAM)
     set(binary $<TARGET_FILE:${name}>)
     set(built ${name})
   else()
     get_target_property(sources ${name} SOURCES)
     add_library(${name}_sm90 OBJECT ${sources})
-    set_target_properties(${name}_sm90 PROPERTIES CUDA_ARCHITECTURES 90-real)
+    set_target_properties(${name}_sm90 PROPERTIES CUDA_ARCHITECTURES ${arch}-real)
     target_include_directories(${name}_sm90 PRIVATE $<TARGET_PROPERTY:${name},INCLUDE_DIRECTORIES>)
     target_compile_definitions(${name}_sm90 PRIVATE $<TARGET_PROPERTY:${name},COMPILE_DEFINITIONS>)
     target_compile_options(${name}_sm90 PRIVATE $<TARGET_PROPERTY:${name},COMPILE_OPTIONS>)
@@ -60,7 +64,7 @@ function(workbook_sass_test name rules)
   endif()
 
   get_filename_component(dir ${rules} DIRECTORY)
-  set(args ${WORKBOOK_ROOT}/scripts/sass_check.py --binary ${binary} --rules ${rules}
+  set(args ${WORKBOOK_ROOT}/scripts/sass_check.py --binary ${binary} --rules ${rules} --arch sm_${arch}
            --nvcc-version ${CMAKE_CUDA_COMPILER_VERSION} --cuda-bin ${CUDAToolkit_BIN_DIR}
            "--cuobjdump=${WORKBOOK_CUOBJDUMP}")
   add_test(NAME ${name}.sass COMMAND ${Python3_EXECUTABLE} ${args} --readme ${dir}/README.md)

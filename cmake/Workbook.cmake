@@ -18,6 +18,10 @@
 #                                 H100), where the guarded code is compiled out (common/check.h).
 #                                 Give every chapter with `#if __CUDA_ARCH__ >= ...` code its floor.
 #     [SASS <file>]               expectations on the compiled sm_90 machine code (scripts/sass_check.py)
+#     [SM90A]                     the program's Hopper code is sm_90a, which has Hopper's
+#                                 architecture-specific instructions (setmaxnreg): each 90, 90-real or
+#                                 90-virtual of the architecture list ("native" resolved first) becomes
+#                                 90a for this program, and its sass test reads sm_90a code
 #     [DIAGRAMS <file.cpp>]       host C++ that draws the chapter's pictures from its CPU model:
 #                                 `<name>_diagrams OUTDIR` writes OUTDIR/<diagram>.svg (common/svg.h);
 #                                 the committed copies are chapters/NN_x/diagrams/*.svg
@@ -173,7 +177,7 @@ function(workbook_ncu_test name script program csv)
 endfunction()
 
 function(workbook_chapter name)
-  cmake_parse_arguments(PARSE_ARGV 1 WB "TAKES_N" "SOURCE;MODEL;MIN_SM;MIN_SM_WHY;SASS;DIAGRAMS"
+  cmake_parse_arguments(PARSE_ARGV 1 WB "TAKES_N;SM90A" "SOURCE;MODEL;MIN_SM;MIN_SM_WHY;SASS;DIAGRAMS"
                         "LIBRARIES;SANITIZE_ARGS;BENCH_ARGS;N_ARGS")
   set(expected ${WORKBOOK_EXPECTED_DIR}/${name}.txt)
 
@@ -181,6 +185,23 @@ function(workbook_chapter name)
   target_include_directories(${name} PRIVATE ${WORKBOOK_ROOT}/common ${CMAKE_CURRENT_SOURCE_DIR})
   target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo -Xcompiler=-Wall>)
   target_link_libraries(${name} PRIVATE ${WB_LIBRARIES})
+  set(sass_arch 90)
+  if(WB_SM90A)
+    set(archs ${CMAKE_CUDA_ARCHITECTURES})
+    if("native" IN_LIST archs)  # CMake 3.24+ resolves native (on an H100: 90-real)
+      list(REMOVE_ITEM archs native)
+      list(APPEND archs ${CMAKE_CUDA_ARCHITECTURES_NATIVE})
+    endif()
+    set(archs_a "")
+    foreach(a IN LISTS archs)
+      if(a MATCHES "^90(-real|-virtual)?$")
+        string(REPLACE "90" "90a" a "${a}")
+      endif()
+      list(APPEND archs_a ${a})
+    endforeach()
+    set_target_properties(${name} PROPERTIES CUDA_ARCHITECTURES "${archs_a}")
+    set(sass_arch 90a)
+  endif()
   if(NOT WB_MIN_SM)
     set(WB_MIN_SM 0)
   endif()
@@ -214,7 +235,7 @@ function(workbook_chapter name)
   endif()
 
   if(WB_SASS AND COMMAND workbook_sass_test)
-    workbook_sass_test(${name} ${CMAKE_CURRENT_SOURCE_DIR}/${WB_SASS})
+    workbook_sass_test(${name} ${CMAKE_CURRENT_SOURCE_DIR}/${WB_SASS} ${sass_arch})
   endif()
 
   if(WB_DIAGRAMS)
