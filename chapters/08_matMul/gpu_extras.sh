@@ -16,8 +16,8 @@ python3 "$here/matmul_traffic.py" --program "$build/bin/matMul" --probe "$build/
   --csv-dir "$results" > "$logs/matmul_ncu.log" 2>&1 || rc=1
 "$build/bin/matMul" --tune --csv-dir "$results" > /dev/null 2> "$logs/sgemm_tune.log" || rc=1
 slug=$("$build/bin/workbook_probe" 2> /dev/null | awk '{print $NF}')
-for k in sgemmTuned sgemmWarpSpecialized; do  # our last two steps, each alone beside cuBLAS, 50 runs each
-  log=$([ $k = sgemmTuned ] && echo sgemm_tuned || echo sgemm_warp_specialized)
+for k in sgemmTuned sgemmWarpSpecialized sgemmSetMaxNReg; do  # our last three steps, each alone beside cuBLAS, 50 runs each
+  case $k in sgemmTuned) log=sgemm_tuned ;; sgemmWarpSpecialized) log=sgemm_warp_specialized ;; *) log=sgemm_setmaxnreg ;; esac
   for n in 2048 4096 8192; do
     "$build/bin/matMul" --bench --kernel $k --n $n --reps 50 --csv-dir "$results/${k}_$n" > /dev/null \
       2> "$logs/${log}_$n.log" || rc=1

@@ -3,6 +3,8 @@
 //
 // Build without CMake, in this folder:
 //   nvcc -std=c++17 -O3 -arch=native -I../../common -o matMul matMul.cu -lcublas
+// (on a Hopper GPU, -gencode arch=compute_90a,code=sm_90a in place of -arch=native gives step 10 its
+// setmaxnreg: -arch=native builds sm_90, where step 10 runs without it and is not timed)
 // Run:    ./build/bin/matMul              (expected stdout: expected_outputs/matMul.txt)
 //         ./build/bin/matMul --bench [--kernel NAME] [--reps 20] [--n N] [--csv-dir DIR]
 //             times every kernel (or NAME, beside cuBLAS) on square FP32 matrices, n = 1024, 2048,
@@ -32,7 +34,10 @@
 //   8. sgemmTuned             ours: 7. at another tile shape, stage count and block order
 //   9. sgemmWarpSpecialized   ours: producer warps fill the ring of stages, consumer warps compute,
 //                             mbarriers instead of __syncthreads() (sm_80 on; named barriers below)
-//  10. cublasSgemm            the library peer, CUBLAS_PEDANTIC_MATH: plain FP32 (no TF32, no
+//  10. sgemmSetMaxNReg        ours: 9. with the producers' registers handed to the consumers
+//                             (PTX setmaxnreg, sm_90a code only; elsewhere it runs without it and
+//                             is checked but not timed) and one arrival per consumer warp
+//      cublasSgemm            the library peer, CUBLAS_PEDANTIC_MATH: plain FP32 (no TF32, no
 //                             tensor cores)
 // Every kernel of the ladder handles every size (the tune's other shapes are built for whole tiles
 // only); the source's assume multiples of 16 (see README errata).
@@ -70,6 +75,7 @@
 #include "kernels/07_sgemmAsync.cuh"
 #include "kernels/08_sgemmTuned.cuh"
 #include "kernels/09_sgemmWarpSpecialized.cuh"
+#include "kernels/10_sgemmSetMaxNReg.cuh"
 
 // ---------------------------------------------------------------------------------------------
 // Checking (not lesson kernels). ref = sum_k a_ik b_kj in FP64 (a product of two floats is exact
@@ -134,6 +140,19 @@ constexpr int kProducerThreads = 32 * lesson::kProducerWarps;
 static const TiledKernel kWarpSpecKernel = {
     lesson::kWarpSpecialized, sgemmWarpSpecialized<WarpSpecTiles, lesson::kProducerWarps, true>,
     sgemmWarpSpecialized<WarpSpecTiles, lesson::kProducerWarps, false>, WarpSpecTiles::kSmemBytes, kProducerThreads};
+// 10. sgemmSetMaxNReg at its two shapes, and at step 9's two where a GPU cannot hold them.
+template <class T>
+constexpr TiledKernel setmaxnreg_entry(lesson::TileCfg cfg) {
+  return {cfg, sgemmSetMaxNReg<T, lesson::kProducerWarps, true>, sgemmSetMaxNReg<T, lesson::kProducerWarps, false>,
+          T::kSmemBytes, kProducerThreads};
+}
+using SetMaxNRegSmallTiles = WB_TILES(lesson::kSetMaxNRegSmall);
+using SetMaxNRegLargeTiles = WB_TILES(lesson::kSetMaxNRegLarge);
+static const TiledKernel kSetMaxNRegKernels[] = {
+    setmaxnreg_entry<SetMaxNRegSmallTiles>(lesson::kSetMaxNRegSmall),
+    setmaxnreg_entry<SetMaxNRegLargeTiles>(lesson::kSetMaxNRegLarge),
+    setmaxnreg_entry<WarpSpecTiles>(lesson::kWarpSpecialized),
+    setmaxnreg_entry<WarpSpecSmallTiles>(lesson::kWarpSpecializedSmall)};
 static const TiledKernel kWarpSpecSmallKernel = {
     lesson::kWarpSpecializedSmall, sgemmWarpSpecialized<WarpSpecSmallTiles, lesson::kProducerWarps, true>,
     sgemmWarpSpecialized<WarpSpecSmallTiles, lesson::kProducerWarps, false>, WarpSpecSmallTiles::kSmemBytes,
@@ -214,6 +233,7 @@ static bool launch_tiled(const TiledKernel& k, int group, int smem_optin, const 
 struct Runner {
   cublasHandle_t cublas;
   int smem_optin = 48 << 10;  // cudaDeviceProp::sharedMemPerBlockOptin
+  bool setmaxnreg = false;    // this build's code for the GPU has setmaxnreg (10.'s setmaxnreg_probe)
 
   void launch(lesson::Kind k, const float* A, const float* B, float* C, int M, int N, int K) {
     const dim3 block16(BLOCK_SIZE, BLOCK_SIZE);
@@ -263,6 +283,18 @@ struct Runner {
           std::exit(wb::kFail);
         }
         break;
+      case lesson::SetMaxNReg: {  // its shape for this size, else step 9's 4 stages, else 2
+        const lesson::TileCfg want = lesson::setmaxnreg_cfg(M, N);
+        const TiledKernel& first = want.bk == lesson::kSetMaxNRegLarge.bk ? kSetMaxNRegKernels[1] : kSetMaxNRegKernels[0];
+        if (!launch_tiled(first, first.cfg.group, smem_optin, A, B, C, M, N, K) &&
+            !launch_tiled(kSetMaxNRegKernels[2], kSetMaxNRegKernels[2].cfg.group, smem_optin, A, B, C, M, N, K) &&
+            !launch_tiled(kSetMaxNRegKernels[3], kSetMaxNRegKernels[3].cfg.group, smem_optin, A, B, C, M, N, K)) {
+          std::fprintf(stderr, "sgemmSetMaxNReg: %d bytes of shared memory per block do not fit this GPU\n",
+                       kSetMaxNRegKernels[3].smem_bytes);
+          std::exit(wb::kFail);
+        }
+        break;
+      }
       case lesson::Cublas: {
         // cuBLAS is column-major. Row-major C (M x N) is column-major C^T (N x M), and
         // C^T = B^T A^T, where row-major B and A are column-major B^T (N x K, ld N) and A^T
@@ -354,6 +386,20 @@ static void run_lesson(Runner& run) {
       if (ran) CUDA_CHECK_LAUNCH();
     });
     if (ran) wrong("sgemmWarpSpecialized with 2 stages");
+    // sgemmSetMaxNReg at each of its shapes that this GPU can hold (the launch picks one per size),
+    // checked here on every case too, silently.
+    for (const TiledKernel& k : kSetMaxNRegKernels) {
+      ran = false;
+      run_into(s, dC, C, [&] {
+        ran = launch_tiled(k, k.cfg.group, run.smem_optin, dA, dB, dC, s.M, s.N, s.K);
+        if (ran) CUDA_CHECK_LAUNCH();
+      });
+      if (ran) {
+        const std::string what = "sgemmSetMaxNReg at " + std::to_string(k.cfg.bk) + "-deep k-tiles, " +
+                                 std::to_string(k.cfg.stages) + " stages";
+        wrong(what.c_str());
+      }
+    }
   }
 
   // Source 004's kernels as printed, with its host code's grid: B.width / 16 x A.height / 16.
@@ -507,10 +553,22 @@ static void check_all(Runner& run, Square& sq, const char* only = nullptr) {
   std::fprintf(stderr, "\n");
 }
 
+// FP32 fused multiply-adds per clock per SM: the Programming Guide's throughput table ("Arithmetic
+// Instructions", 32-bit floating-point add, multiply, multiply-add), 0 for a compute capability it
+// does not list here. The FP32 peak is 2 x that x SMs x the SM clock measured in the same row.
+static int fp32_fma_per_sm_clock(const cudaDeviceProp& p) {
+  const int cc = 10 * p.major + p.minor;
+  switch (cc) {
+    case 75: case 80: return 64;
+    case 86: case 89: case 90: case 100: case 120: return 128;
+    default: return 0;
+  }
+}
+
 // `only`: one kernel's name (cuBLAS is timed beside it), or nullptr for all.
 static void run_bench(Runner& run, const cudaDeviceProp& prop, int reps, const std::vector<int>& sizes,
                       const std::string& csv_dir, const char* only) {
-  std::vector<std::string> cols{"kernel", "n", "time_ms", "tflops", "pct_of_cublas"};
+  std::vector<std::string> cols{"kernel", "n", "time_ms", "tflops", "pct_of_cublas", "pct_of_fp32_peak"};
   for (const auto& c : wb::timing_columns()) cols.push_back(c);
   wb::CsvTable table(cols);
   const int warmup = std::min(3, reps);
@@ -521,6 +579,7 @@ static void run_bench(Runner& run, const cudaDeviceProp& prop, int reps, const s
     double cublas_ms = 0;
     for (const auto& k : lesson::kKernels) {
       if (only && k.kind != lesson::Cublas && std::strcmp(k.name, only) != 0) continue;
+      if (k.kind == lesson::SetMaxNReg && !run.setmaxnreg) continue;  // its row is absent: main() says why
       const wb::Timing t = wb::time_cuda([&] { run.launch(k.kind, sq.A, sq.B, sq.C, n, n, n); }, warmup, reps);
       times.push_back({k.name, t});
       if (k.kind == lesson::Cublas) cublas_ms = t.median_ms;
@@ -528,9 +587,11 @@ static void run_bench(Runner& run, const cudaDeviceProp& prop, int reps, const s
     const double flop = 2.0 * n * double(n) * n;
     const double bytes = 3.0 * n * double(n) * sizeof(float);  // A and B read, C written, once each
     for (auto& [name, t] : times) {
-      std::vector<std::string> cells{name, std::to_string(n), wb::fmt(t.median_ms, 4),
-                                     wb::fmt(flop / (t.median_ms * 1e-3) / 1e12, 2),
-                                     wb::fmt(100.0 * cublas_ms / t.median_ms, 1)};
+      const double tflops = flop / (t.median_ms * 1e-3) / 1e12;
+      const double peak = 2.0 * fp32_fma_per_sm_clock(prop) * prop.multiProcessorCount * t.sm_mhz * 1e6 / 1e12;
+      std::vector<std::string> cells{name, std::to_string(n), wb::fmt(t.median_ms, 4), wb::fmt(tflops, 2),
+                                     wb::fmt(100.0 * cublas_ms / t.median_ms, 1),
+                                     peak > 0 ? wb::fmt(100.0 * tflops / peak, 1) : std::string()};
       for (const auto& c : wb::timing_cells(t, bytes, prop)) cells.push_back(c);
       table.add(cells);
     }
@@ -588,6 +649,22 @@ int main(int argc, char** argv) {
   if (profile) wb::require_device_memory(bytes_for(profile_n), "--profile");
   Runner run;
   run.smem_optin = int(prop.sharedMemPerBlockOptin);
+  {  // does this build's code for this GPU have setmaxnreg (step 10)?
+    int* d_has = nullptr;
+    int has = 0;
+    CUDA_CHECK(cudaMalloc(&d_has, sizeof(int)));
+    setmaxnreg_probe<<<1, 1>>>(d_has);
+    CUDA_CHECK_LAUNCH();
+    CUDA_CHECK(cudaMemcpy(&has, d_has, sizeof(int), cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaFree(d_has));
+    run.setmaxnreg = has != 0;
+  }
+  const char* no_setmaxnreg =
+      "sgemmSetMaxNReg is timed only where its code has setmaxnreg: sm_90a, a Hopper GPU (sm_90) with the "
+      "program built for 90 (CMAKE_CUDA_ARCHITECTURES with 90, or native on the GPU); here it runs without "
+      "it, checked, untimed";
+  if (kernel == "sgemmSetMaxNReg" && !run.setmaxnreg && (bench || tune)) wb::skip(no_setmaxnreg);
+  if (bench && kernel.empty() && !run.setmaxnreg) std::fprintf(stderr, "%s\n", no_setmaxnreg);
   CUBLAS_CHECK(cublasCreate(&run.cublas));
   // Plain FP32: the prescribed compute type only (no TF32, no tensor cores), like our kernels.
   CUBLAS_CHECK(cublasSetMathMode(run.cublas, CUBLAS_PEDANTIC_MATH));

@@ -2,7 +2,8 @@
 // with (matMul_tiles.h: TunedLargeTiles = Tiles<lesson::kTunedLarge ...>), so that it cannot drift
 // from the code: `matMul_diagrams OUTDIR` writes OUTDIR/<name>.svg. ladder_tiles draws the shared-memory
 // MatMulKernel's tile walk (BLOCK_SIZE) and the elements of C one thread owns in sgemmRegTile and
-// sgemmVec4 (kBM, kBN, kThreads, kVec4Step), from the same constants the kernels use (matMul_tiles.h).
+// sgemmVec4 (kBM, kBN, kThreads, kVec4Step), from the same constants the kernels use (matMul_tiles.h);
+// sgemmSetMaxNReg_registers the registers per thread of step 9's and step 10's warps (matMul_lesson.h).
 #include <string>
 #include <vector>
 
@@ -297,6 +298,48 @@ int main(int argc, char** argv) {
     d.legend(20, 420, {{svg::kGreen, "k-tile kt: the consumers read it"}, {svg::kLight, "next k-tiles: landed or in flight"},
                        {svg::kYellow, "refilled once empty[s] completes"}}, 11);
     out("sgemmWarpSpecialized_ring", d);
+  }
+
+  // Step 10: registers per thread of each warp of the block, step 9 against step 10. Step 9's 168 is
+  // ptxas's cap for 12 warps by our reading (each of the SM's 4 sub-partitions has 16,384 registers
+  // and holds up to 3 of the block's warps); step 10 moves (168 - 40) x 128 registers of the
+  // producer warpgroup to the 256 consumer threads, (232 - 168) each.
+  {
+    constexpr int P = lesson::kProducerWarps, C = lesson::kWarpSpecialized.threads() / 32, W = P + C;
+    constexpr int kSubRegs = 16384, kPerSub = (W + 3) / 4;                  // warps on the fullest sub-partition
+    constexpr int kCap = kSubRegs / (kPerSub * 32) / 8 * 8;                // 168
+    constexpr int kFreed = 32 * P * (kCap - lesson::kRegsProducer);        // 16,384
+    constexpr int kTaken = 32 * C * (lesson::kRegsConsumer - kCap);        // 16,384
+    static_assert(kFreed == kTaken, "setmaxnreg.inc waits until the pool holds what it asks: the two must balance");
+    svg::Doc d(880, 432,
+               "sgemmSetMaxNReg: registers per thread of the " + n(W) + " warps of a block. Step 9: " + n(kCap) +
+                   " in every warp. Step 10: the producer warpgroup drops to " + n(lesson::kRegsProducer) +
+                   " (setmaxnreg.dec), giving " + grouped(kFreed) + " registers to the pool, and the two consumer "
+                   "warpgroups rise to " + n(lesson::kRegsConsumer) + " (setmaxnreg.inc), taking them");
+    const double x0 = 60, bw = 52, gap = 10, base1 = 170, base2 = 360, sc = 0.5;  // pixels per register
+    auto row = [&](double base, const std::string& title, bool after) {
+      d.text(20, base - 140, title, 13, "start", svg::kBlack, true);
+      for (int w = 0; w < W; ++w) {
+        const bool prod = w >= C;
+        const int regs = after ? (prod ? lesson::kRegsProducer : lesson::kRegsConsumer) : kCap;
+        const double x = x0 + w * (bw + gap), h = regs * sc;
+        d.rect(x, base - h, bw, h, prod ? svg::kOrange : svg::kSky, svg::kBlack, 1);
+        d.text(x + bw / 2, base - h - 5, n(regs), 12, "middle", svg::kBlack, true);
+        d.text(x + bw / 2, base + 15, "warp " + n(w), 11, "middle");
+      }
+      d.line(x0 - 8, base - kCap * sc, x0 + W * (bw + gap), base - kCap * sc, svg::kBlack, 0.75);
+    };
+    row(base1, "step 9 (sgemmWarpSpecialized): one count for every thread, the cap for " + n(W) + " warps", false);
+    row(base2, "step 10 (sgemmSetMaxNReg), after setmaxnreg: " + grouped(kTaken) +
+                   " registers moved from the producers to the consumers", true);
+    d.text(x0 + W * (bw + gap) + 4, base2 - kCap * sc + 4, n(kCap), 11, "start");
+    d.text(20, 400, "128 producer threads x (" + n(kCap) + " - " + n(lesson::kRegsProducer) + ") = " + grouped(kFreed) +
+                        " = " + n(32 * C) + " consumer threads x (" + n(lesson::kRegsConsumer) + " - " + n(kCap) +
+                        "): each .inc waits until the pool has its share",
+           12, "start");
+    d.legend(x0, 418, {{svg::kSky, "consumer warps: 128 sums per thread, fragments, addresses"},
+                       {svg::kOrange, "producer warps: copy addresses only"}}, 11);
+    out("sgemmSetMaxNReg_registers", d);
   }
   return out.rc;
 }

@@ -42,7 +42,7 @@ inline void fill(Case s, std::vector<float>& A, std::vector<float>& B) {
     for (int c = 0; c < s.N; ++c) B[size_t(r) * s.N + c] = b_value(r, c, s.N);
 }
 
-enum Kind { Gmem, Smem, RegTile, Vec4, DoubleBuffer, WarpTile, Async, Tuned, WarpSpecialized, Cublas };
+enum Kind { Gmem, Smem, RegTile, Vec4, DoubleBuffer, WarpTile, Async, Tuned, WarpSpecialized, SetMaxNReg, Cublas };
 
 // The tile shapes of sgemmAsync and sgemmTuned (matMul.cu's Tiles<>): block tile bm x bn, k-tile
 // bk, warp tile wm x wn, rm x rn blocks of 4 x 4 per thread, `stages` shared stages, at least
@@ -50,7 +50,7 @@ enum Kind { Gmem, Smem, RegTile, Vec4, DoubleBuffer, WarpTile, Async, Tuned, War
 // by row); pf 1: the next k's fragments are loaded before this k's FMAs.
 struct TileCfg {
   int bm, bn, bk, wm, wn, rm, rn, stages, minb, group, pf;
-  int threads() const { return (bm / wm) * (bn / wn) * 32; }
+  constexpr int threads() const { return (bm / wm) * (bn / wn) * 32; }
 };
 constexpr TileCfg kAsync = {128, 128, 16, 32, 64, 2, 2, 3, 2, 1, 0};
 // sgemmTuned: two shapes set by hand, one for the sizes below kTunedLargeFrom (M * N elements of C)
@@ -66,6 +66,18 @@ inline TileCfg tuned_cfg(int M, int N) { return (long long)M * N >= kTunedLargeF
 constexpr TileCfg kWarpSpecialized = {128, 256, 16, 64, 64, 4, 2, 4, 1, 16, 0};
 constexpr TileCfg kWarpSpecializedSmall = {128, 256, 16, 64, 64, 4, 2, 2, 1, 16, 0};
 constexpr int kProducerWarps = 4;
+// sgemmSetMaxNReg: step 9's tiling at two shapes set by hand, one for the sizes below
+// kSetMaxNRegLargeFrom (M * N elements of C: 16-deep k-tiles, 6 stages, 148,992 bytes) and one from
+// there on (32-deep k-tiles, 4 stages, 198,656 bytes). Where a GPU's shared memory per block cannot
+// hold them, the same kernel runs at step 9's two shapes.
+constexpr TileCfg kSetMaxNRegSmall = {128, 256, 16, 64, 64, 4, 2, 6, 1, 16, 0};
+constexpr TileCfg kSetMaxNRegLarge = {128, 256, 32, 64, 64, 4, 2, 4, 1, 16, 0};
+constexpr long long kSetMaxNRegLargeFrom = 4096LL * 4096;
+// Its registers per thread after setmaxnreg: the consumer warpgroups' and the producer warpgroup's.
+constexpr int kRegsConsumer = 232, kRegsProducer = 40;
+inline TileCfg setmaxnreg_cfg(int M, int N) {
+  return (long long)M * N >= kSetMaxNRegLargeFrom ? kSetMaxNRegLarge : kSetMaxNRegSmall;
+}
 
 struct KernelInfo {
   const char* name;
@@ -77,7 +89,8 @@ constexpr KernelInfo kKernels[] = {
     {"sgemmRegTile", RegTile},            {"sgemmVec4", Vec4},
     {"sgemmDoubleBuffer", DoubleBuffer},  {"sgemmWarpTile", WarpTile},
     {"sgemmAsync", Async},                {"sgemmTuned", Tuned},
-    {"sgemmWarpSpecialized", WarpSpecialized}, {"cublasSgemm", Cublas},
+    {"sgemmWarpSpecialized", WarpSpecialized}, {"sgemmSetMaxNReg", SetMaxNReg},
+    {"cublasSgemm", Cublas},
 };
 
 // Our kernels load 4 floats at once (float4) only when every row of A and B starts 16 bytes

@@ -219,7 +219,7 @@ static Matrix vec_kernel(const Problem& p, bool double_buffer, bool warp_tile = 
 // thread's copies at its constant offsets, B in 16-byte pieces; any other size, every tile:
 // element by element with bounds tests), then each thread's (4 rm) x (4 rn) outputs. Checks that
 // every tile of C is computed by exactly one block.
-// 9. sgemmWarpSpecialized: the same copy and compute index arithmetic with `copiers` producer
+// 9. and 10. sgemmWarpSpecialized, sgemmSetMaxNReg: the same copy and compute index arithmetic with `copiers` producer
 // threads doing every copy (0: the computing threads copy, as in 7. and 8.). The model runs each
 // stage's copies before its compute, in order: it checks which thread copies and computes which
 // element, not the mbarrier protocol (the GPU runs, under the sanitizers, check that).
@@ -316,6 +316,8 @@ static Matrix run(lesson::Kind k, const Problem& p) {
     case lesson::Async: return tiled_kernel(p, lesson::kAsync);
     case lesson::Tuned: return tiled_kernel(p, lesson::tuned_cfg(s.M, s.N));
     case lesson::WarpSpecialized: return tiled_kernel(p, lesson::kWarpSpecialized, 32 * lesson::kProducerWarps);
+    case lesson::SetMaxNReg:  // 9.'s copies and compute at 10.'s shape for this size
+      return tiled_kernel(p, lesson::setmaxnreg_cfg(s.M, s.N), 32 * lesson::kProducerWarps);
     case lesson::Cublas: break;
   }
   Matrix C(size_t(s.M) * s.N, 0.0f);  // cuBLAS: C = A B, by definition

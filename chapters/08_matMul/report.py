@@ -24,15 +24,16 @@ LABELS = {"MatMulKernel_gmem": "`MatMulKernel` (gmem, source)", "MatMulKernel_sm
           "sgemmRegTile": "`sgemmRegTile` (ours)", "sgemmVec4": "`sgemmVec4` (ours)",
           "sgemmDoubleBuffer": "`sgemmDoubleBuffer` (ours)", "sgemmWarpTile": "`sgemmWarpTile` (ours)",
           "sgemmAsync": "`sgemmAsync` (ours)", "sgemmTuned": "`sgemmTuned` (ours)",
-          "sgemmWarpSpecialized": "`sgemmWarpSpecialized` (ours)", "cublasSgemm": "`cublasSgemm`"}
+          "sgemmWarpSpecialized": "`sgemmWarpSpecialized` (ours)", "sgemmSetMaxNReg": "`sgemmSetMaxNReg` (ours)",
+          "cublasSgemm": "`cublasSgemm`"}
 SIZES = [1024, 2048, 4096, 8192]
 
 
 def best(q, gpu=None):
-    """Our last step: sgemmWarpSpecialized (in a table without it, the later of sgemmTuned and
-    sgemmDoubleBuffer that the table has)."""
+    """Our last step in the GPU's table: sgemmSetMaxNReg (timed only with sm_90a code), else
+    sgemmWarpSpecialized, else the later of sgemmTuned and sgemmDoubleBuffer that the table has."""
     kernels = {r["kernel"] for r in q.rows(gpu=gpu)}
-    return next(k for k in ("sgemmWarpSpecialized", "sgemmTuned", "sgemmDoubleBuffer") if k in kernels)
+    return next(k for k in ("sgemmSetMaxNReg", "sgemmWarpSpecialized", "sgemmTuned", "sgemmDoubleBuffer") if k in kernels)
 
 
 DOUBLE = "sgemmDoubleBuffer"  # step 5
@@ -63,7 +64,11 @@ def bench(gpu):  # every kernel of the GPU's table, in the program's order
                           Col("1024³ TFLOP/s", tflops_at(1024))] +
                          [Col(f"{n}³", tflops_at(n)) for n in SIZES[1:]] +
                          [Col("vs cuBLAS at 2048³", vs_at(2048)), Col("at 4096³", vs_at(4096)),
-                          Col("at 8192³", vs_at(8192))])
+                          Col("at 8192³", vs_at(8192)),
+                          # the row's TFLOP/s over 132 SMs x 128 lanes x 2 FLOP x the SM clock measured
+                          # in that row (the program's pct_of_fp32_peak); absent from a table timed without it
+                          Col("FP32 peak at 4096³", lambda r, q: f"{r['pct_of_fp32_peak']:.1f}%"
+                              if r.get("pct_of_fp32_peak") not in (None, "") else "–")])
 
 
 T = "matMul_traffic.csv"
@@ -397,8 +402,9 @@ NCU_COUNTERS = {"registers": "registers", "warps_per_sm": "warps per SM", "issue
 def ncu_gpus_agree(q):
     """How far the H200's ncu counters are from the H100's: the largest relative gap (%), its kernel and
     counter, and the largest of the rest."""
+    both = {r["kernel"] for r in q.rows(gpu="h200")}
     gaps = sorted((abs(q(gpu="h200", kernel=r["kernel"])[c] / r[c] - 1) * 100, r["kernel"], label)
-                  for r in q.rows(gpu="h100") for c, label in NCU_COUNTERS.items() if r.get(c))
+                  for r in q.rows(gpu="h100") if r["kernel"] in both for c, label in NCU_COUNTERS.items() if r.get(c))
     def up(x):  # "within" rounds up
         return math.ceil(x * 10) / 10
     return (up(gaps[-1][0]),) + gaps[-1][1:] + (up(gaps[-2][0]),)
@@ -436,10 +442,33 @@ def l2_mb(q, g):
 def ncu_stalls_agree(q):
     """The largest difference between the GPUs in any stall row of the ncu table (cycles per instruction)."""
     fields = ["warp_cycles_per_issue"] + [k for k in q.rows(gpu="h100")[0] if k.startswith("stall_")]
-    return max(abs(q(gpu="h200", kernel=r["kernel"])[f] - r[f]) for r in q.rows(gpu="h100") for f in fields)
+    both = {r["kernel"] for r in q.rows(gpu="h200")}
+    return max(abs(q(gpu="h200", kernel=r["kernel"])[f] - r[f]) for r in q.rows(gpu="h100") if r["kernel"] in both
+               for f in fields)
 
 
-VALUES = per_gpu("h100") + per_gpu("h200") + late("h100") + late("h200") + counters_h100() + warp_specialized("h100") + warp_specialized("h200") + [
+def setmaxnreg_h100():  # step 10 (timed on the H100 only): its step over step 9, alone beside cuBLAS, its counters
+    P, g = "matMul.", "h100"
+    def ncu(field, fmt):
+        return Value(P + f"ncu_smr_{field}.{g}", NCU,
+                     lambda q: tuple(q(kernel=k)[field] for k in ("sgemmWarpSpecialized", "sgemmSetMaxNReg", "cublasSgemm")),
+                     fmt, gpu=g)
+    return [
+        Value(P + f"step_smr.{g}", CSV, step("sgemmSetMaxNReg", "sgemmWarpSpecialized"), "→ {:.2f} ({:.2f}×, {:.3f}× cuBLAS)", gpu=g),
+        Value(P + f"smr_vs_cublas.{g}", CSV, lambda q: tuple(vs_cublas(q, "sgemmSetMaxNReg", n) for n in (2048, 4096, 8192)),
+              "{:.3f}×, {:.3f}× and {:.3f}×", gpu=g),
+        Value(P + f"smr_pct_of_peak.{g}", CSV,
+              lambda q: tuple(q(kernel=k, n=n)["pct_of_fp32_peak"] for k in ("sgemmSetMaxNReg", "cublasSgemm") for n in (4096, 8192)),
+              "{:.1f}% and {:.1f}% (cuBLAS {:.1f}% and {:.1f}%)", gpu=g),
+        alone("smr_alone", "sgemmSetMaxNReg", g),
+        ncu("issue_active_pct", "{:.1f}%, {:.1f}% and {:.1f}%"),
+        ncu("fma_pipe_active_pct", "{:.1f}%, {:.1f}% and {:.1f}%"),
+        ncu("stall_short_scoreboard", "{:.2f}, {:.2f} and {:.2f}"),
+        ncu("stall_dispatch_stall", "{:.2f}, {:.2f} and {:.2f}"),
+    ]
+
+
+VALUES = setmaxnreg_h100() + per_gpu("h100") + per_gpu("h200") + late("h100") + late("h200") + counters_h100() + warp_specialized("h100") + warp_specialized("h200") + [
     # the top README's headline row: one name where both GPUs' fastest is the same kernel
     Value("matMul.best_name", CSV, lambda q: (lambda a, b: f"`{a}`" if a == b else f"H200: `{b}`; H100: `{a}`")(
         best(q, "h100"), best(q, "h200"))),

@@ -25,7 +25,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
 from ncu_util import skip, start  # noqa: E402  (scripts/ncu_util.py)
 
-KERNELS = "regex:sgemmDoubleBuffer|sgemmAsync|sgemmTuned|sgemmWarpSpecialized|xmma|gemm_|sgemm_"
+KERNELS = "regex:sgemmDoubleBuffer|sgemmAsync|sgemmTuned|sgemmWarpSpecialized|sgemmSetMaxNReg|xmma|gemm_|sgemm_"
 SECTIONS = ["SpeedOfLight", "WarpStateStats", "SchedulerStats", "Occupancy", "LaunchStats"]
 STALL = "smsp__average_warps_issue_stalled_{}_per_issue_active.ratio"
 STALLS = ["barrier", "dispatch_stall", "short_scoreboard", "long_scoreboard", "mio_throttle", "math_pipe_throttle",
