@@ -23,7 +23,8 @@
 #            pass or skip; strict mode as configure sets it, tools not required)
 #   toolkits the programs of other toolkits' builds carried in TOOLKIT_BINS (default .carry;
 #            folders bin-<toolkit>/ with a VERSION file): res/toolkits.log, one line per program
-#   bench    the workbook run: every chapter's --bench, timing CSVs, figures
+#   bench    the workbook run: every chapter's --bench, timing CSVs, figures (WORKBOOK_ONLY=matMul,...:
+#            only those programs; its workbook.log then holds only theirs)
 #   exercises  every exercise's solution must pass and every wrong answer be rejected
 #            (scripts/exercise_modes.sh gpu): res/exercises.log
 #   extras   every chapters/*/gpu_extras.sh <build_dir> <results_dir> <log_dir>: counters and

@@ -260,7 +260,10 @@ def cmd_workbook(opts, _cmd):
     name, slug = device.split(" sm_")[0], device.split()[-1]
     print("Workbook run on " + device, flush=True)
     failed = []
+    only = [n for n in os.environ.get("WORKBOOK_ONLY", "").split(",") if n]  # e.g. WORKBOOK_ONLY=matMul
     for ch in manifest["chapters"]:
+        if only and ch["name"] not in only:
+            continue
         args = list(ch["bench_args"])
         if args:
             args += ["--csv-dir", opts.results]
