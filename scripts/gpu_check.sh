@@ -24,7 +24,7 @@
 #   toolkits the programs of other toolkits' builds carried in TOOLKIT_BINS (default .carry;
 #            folders bin-<toolkit>/ with a VERSION file): res/toolkits.log, one line per program
 #   bench    the workbook run: every chapter's --bench, timing CSVs, figures (WORKBOOK_ONLY=matMul,...:
-#            only those programs; its workbook.log then holds only theirs)
+#            only those programs, logged to res/workbook_matMul....log, not workbook.log)
 #   exercises  every exercise's solution must pass and every wrong answer be rejected
 #            (scripts/exercise_modes.sh gpu): res/exercises.log
 #   extras   every chapters/*/gpu_extras.sh <build_dir> <results_dir> <log_dir>: counters and
@@ -221,9 +221,11 @@ fi
 
 if has bench; then
   start=$(date +%s)
-  cmake --build build --target workbook > "$RES/workbook.log" 2>&1 || rc=1
+  wlog=workbook.log  # a run of some chapters only keeps its own log beside the whole run's
+  [ -n "${WORKBOOK_ONLY:-}" ] && wlog=workbook_${WORKBOOK_ONLY//,/_}.log
+  cmake --build build --target workbook > "$RES/$wlog" 2>&1 || rc=1
   echo "workbook: exit $rc, $(( $(date +%s) - start )) s"
-  grep -E "^(FAILED|.*MISMATCH)" "$RES/workbook.log" | head
+  grep -E "^(FAILED|.*MISMATCH)" "$RES/$wlog" | head
 fi
 
 if has extras; then
