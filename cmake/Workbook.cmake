@@ -18,6 +18,8 @@
 #                                 H100), where the guarded code is compiled out (common/check.h).
 #                                 Give every chapter with `#if __CUDA_ARCH__ >= ...` code its floor.
 #     [SASS <file>]               expectations on the compiled sm_90 machine code (scripts/sass_check.py)
+#     [RACECHECK_EXCLUDE <name>]  kernels whose name contains <name> are left out of the racecheck run
+#                                 (compute-sanitizer --kernel-name-exclude kns=<name>); the chapter says why
 #     [SM90A]                     the program's Hopper code is sm_90a, which has Hopper's
 #                                 architecture-specific instructions (setmaxnreg): each 90, 90-real or
 #                                 90-virtual of the architecture list ("native" resolved first) becomes
@@ -177,7 +179,7 @@ function(workbook_ncu_test name script program csv)
 endfunction()
 
 function(workbook_chapter name)
-  cmake_parse_arguments(PARSE_ARGV 1 WB "TAKES_N;SM90A" "SOURCE;MODEL;MIN_SM;MIN_SM_WHY;SASS;DIAGRAMS"
+  cmake_parse_arguments(PARSE_ARGV 1 WB "TAKES_N;SM90A" "SOURCE;MODEL;MIN_SM;MIN_SM_WHY;SASS;DIAGRAMS;RACECHECK_EXCLUDE"
                         "LIBRARIES;SANITIZE_ARGS;BENCH_ARGS;N_ARGS")
   set(expected ${WORKBOOK_EXPECTED_DIR}/${name}.txt)
 
@@ -219,8 +221,12 @@ function(workbook_chapter name)
   _workbook_test(${name}.golden gpu golden --runs 2 --expected ${expected} -- ${prog})
   _workbook_test(${name}.model cpu golden --expected ${expected} -- $<TARGET_FILE:${name}_model>)
   foreach(tool memcheck racecheck synccheck initcheck)
+    set(exclude "")
+    if(tool STREQUAL "racecheck" AND WB_RACECHECK_EXCLUDE)
+      set(exclude "--exclude-kernels=${WB_RACECHECK_EXCLUDE}")
+    endif()
     _workbook_test(${name}.${tool} sanitize sanitize --tool ${tool}
-                   "--sanitizer=${WORKBOOK_COMPUTE_SANITIZER}" --probe ${probe}
+                   "--sanitizer=${WORKBOOK_COMPUTE_SANITIZER}" --probe ${probe} ${exclude}
                    -- ${prog} ${WB_SANITIZE_ARGS})
   endforeach()
 
