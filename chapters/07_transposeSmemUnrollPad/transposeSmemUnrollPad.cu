@@ -30,12 +30,13 @@
 //   (bench only) copy, cudaMemcpy  common/copy.cuh: the fastest form of the 16-byte copy kernel
 //                              and the driver's copy, for scale; the table's pct_of_copy is
 //                              relative to copyGmem, as the book measures
-// Every kernel handles every shape; source 004's transposeSmemUnrollPad assumes cols is a multiple of
-// 64 (see README errata).
+// Kernels 1 to 8 handle every shape; transposeSmemUnrollPad_004boundary keeps source 004's boundary
+// test, which assumes cols is a multiple of 64 (see README errata), for the demonstration only.
 //
 // Self-check (exit 1 on mismatch): every output element of kernels 1 to 8 on every test shape (and,
-// under --bench, of every timed kernel on every bench shape), against a CPU transpose, bit for bit;
-// the output is poisoned first, so an unwritten element fails.
+// under --bench, of every timed kernel on every bench shape), against a CPU transpose (copyGmem,
+// copy and cudaMemcpy against a copy), bit for bit; the output is poisoned first, so an unwritten
+// element fails.
 #include <cublas_v2.h>
 #include <cuda/ptx>
 
