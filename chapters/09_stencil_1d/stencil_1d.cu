@@ -48,7 +48,7 @@ __constant__ float coef[RADIUS + 1];
 //    whose leaving threads exit the kernel; README);
 //  * when blocks loop, nothing stops a fast thread from writing the next iteration's tile while
 //    slower ones still read this one's (racecheck: write-after-read hazards);
-//  * when N % BDIM != 0, the last block's halo load in[idx + BDIM] can run past the padded input
+//  * when N % BDIM != 0, the last chunk's halo load in[idx + BDIM] can run past the padded input
 //    (memcheck);
 //  * when N % BDIM != 0, the last chunk's threads past N have left the loop and their tile words
 //    stay stale or never written: the slots of in[N] .. in[N + RADIUS - 1] inside the chunk, which
