@@ -8,9 +8,11 @@
 // launches 8 blocks in every case, and its hot inputs of 2^20 or more values give each block about
 // 2^17 or more hits on one or two bins): when an add takes a counter from 65535 to 0, add the 65536
 // it lost to the global bins[b] at once, and correct in the global bins what the carry did to the
-// next counter of the word (when b is even, the high half got +1, and if it was 65535 itself it
-// wrapped to 0 as well). At the end, add each counter to bins[b]. Every value of input[0, n) is a
-// bin in [0, nbins). Launch: <<<8, 256, (nbins + 1) / 2 * 4>>>; bins[] is zeroed first.
+// next counter of the word (when b is even and b + 1 < nbins, the high half got +1, and if it was
+// 65535 itself it wrapped to 0 as well; with an odd nbins the last word's high half is no bin, so
+// there is nothing to correct, and bins[nbins] must not be written). At the end, add each counter
+// to bins[b]. Every value of input[0, n) is a bin in [0, nbins). Launch:
+// <<<8, 256, (nbins + 1) / 2 * 4>>>; bins[] is zeroed first.
 //
 // Hint: never fix the shared word after the fact (other threads keep adding to it; the chapter's
 // "Overflow, exactly" says what goes wrong, and the checker's inputs almost never show it): correct
@@ -21,7 +23,8 @@
 //
 // Judged: every bin, exactly (unsigned counts), on uniform inputs and hot inputs (one even bin,
 // one odd bin, two neighbouring bins, and a case where the odd bin's counter stands at 65535 when
-// the even one wraps) with n = 37 .. 2^22 + 12; racecheck.
+// the even one wraps) with n = 37 .. 2^22 + 12; bins[nbins], one word past the last bin, must
+// stay 0; racecheck.
 // The SASS rules in histPacked16.sass hold too (the instructions the lesson is about, no spill).
 // Judge it: ctest --preset default -R exercise.histPacked16
 #define WB_NOT_ATTEMPTED  // delete this line when you start
