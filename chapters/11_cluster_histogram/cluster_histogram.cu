@@ -20,8 +20,8 @@
 //   2. global_atomics      kernels/baselines.cuh: one global atomicAdd per element
 //   3. smem_private        kernels/baselines.cuh: a block-private shared histogram (bins that fit)
 //   4. cub_HistogramEven   cub::DeviceHistogram::HistogramEven, the library peer
-//   5. read_reference      cub::DeviceReduce::Sum over the benchmark's input buffer (n ints, filled
-//                          once with 256-bin `source` values; benchmark only)
+//   5. read_reference      cub::DeviceReduce::Sum over the benchmark's input buffer (n ints) while it
+//                          holds the 256-bin `source` values (benchmark only)
 //   6. copy, cudaMemcpy    common/copy.cuh: the bandwidth references (benchmark only)
 //   7. histVec4            kernels/histVec4.cuh: ours, clusterHist_kernel with 16-byte loads, private
 //                          copies of the bins, local shared atomics when the cluster is one block
