@@ -32,7 +32,7 @@ def at_config(field, config, fmt):
 
 REDUCE = [("sumThreadfence", "partial; `__threadfence()`; `atomicAdd` ticket; `__threadfence()`", ""),
           ("sumReleaseAcquire", "partial; `ticket.fetch_add(1, acq_rel)`", ""),
-          ("sumNoFence", "partial; `atomicAdd` ticket: racy, timed only to price the fence", " (by luck)"),
+          ("sumNoFence", "partial; `atomicAdd` ticket: racy, timed only to price the fence", " (not guaranteed)"),
           ("sumTwoPass", "partials, then a second 1-block kernel: no fence, no atomic", ""),
           ("cub_DeviceReduce_Sum", "the library peer", ""),
           ("copy", "bandwidth reference (read + write)", "")]

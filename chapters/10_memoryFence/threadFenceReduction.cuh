@@ -47,10 +47,11 @@ using wb::block_sum;
 enum class Publish { Threadfence, ReleaseAcquire, None };
 
 // Without a release before the ticket and an acquire after it, the memory model promises nothing:
-// the last block may add a stale partial. (One can picture the ticket's atomic overtaking the
-// partial's store, or a stale cached copy of a partial in the last block's SM; no NVIDIA document
-// says which can happen.) Each variant differs only in how thread 0 orders "my partial is stored"
-// before "I took a ticket", and "every ticket before mine" before "I read the partials".
+// the last block may add a stale partial. (The Programming Guide's version of this sum names one
+// way, "the counter may increment before the partial sum is stored", and stores its partials with
+// volatile to bypass the L1 cache; a stale cached copy of a partial in the last block's SM is
+// another picture.) Each variant differs only in how thread 0 orders "my partial is stored" before
+// "I took a ticket", and "every ticket before mine" before "I read the partials".
 template <Publish P>
 __device__ void one_pass_sum(const int* __restrict__ in, size_t n, long long* partials, unsigned* ticket,
                              long long* out) {

@@ -21,8 +21,8 @@
 //
 // Judged: every value of every round, over several launches of 64 rounds; and the SASS of your
 // function (consumeMessage.sass): an acquire (the CCTL.IVALL that an acquire load or
-// __threadfence() compiles to) after the flag's loads and before the loads of data[]. The values
-// alone may pass by luck; the SASS decides.
+// __threadfence() compiles to) after the flag's loads and before the loads of data[]. A wrong
+// answer may pass on the values alone; the SASS decides.
 // Judge it: ctest --preset default -R exercise.consumeMessage
 #define WB_NOT_ATTEMPTED  // delete this line when you start
 
