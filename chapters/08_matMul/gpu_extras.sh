@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Chapter 08's GPU work beyond --bench: the global loads, L1/L2 sectors, DRAM bytes and shared
 # wavefronts of every kernel under Nsight Compute, against the text's read counts (matMul_traffic.csv);
-# the tile-shape search of sgemmTuned (sgemm_tune.csv); and our best kernel beside cuBLAS's own under
-# the same Nsight Compute counters (sgemm_ncu.csv, raw ncu output in <log_dir>/sgemm_ncu_details.csv).
+# the tile-shape search of sgemmTuned (sgemm_tune.csv); steps 8 to 10 each alone beside cuBLAS, 50 runs
+# (matMul_<kernel>_<n>.csv); and steps 5 and 7 to 10 beside cuBLAS's own kernel under the same Nsight
+# Compute counters (sgemm_ncu.csv, raw ncu output in <log_dir>/sgemm_ncu_details.csv).
 # usage: bash chapters/08_matMul/gpu_extras.sh <build_dir> <results_dir> <log_dir>
 # Programs are in <build_dir>/bin; CSVs go to <results_dir>/<gpu>/ (the programs' --csv-dir);
 # logs to <log_dir>/<name>.log. Exits non-zero when a step fails.

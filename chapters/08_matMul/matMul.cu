@@ -35,8 +35,9 @@
 //   9. sgemmWarpSpecialized   ours: producer warps fill the ring of stages, consumer warps compute,
 //                             mbarriers instead of __syncthreads() (sm_80 on; named barriers below)
 //  10. sgemmSetMaxNReg        ours: 9. with the producers' registers handed to the consumers
-//                             (PTX setmaxnreg, sm_90a code only; elsewhere it runs without it and
-//                             is checked but not timed) and one arrival per consumer warp
+//                             (PTX setmaxnreg, used in sm_90a code only; elsewhere it runs without it
+//                             and is checked but not timed), 32-deep k-tiles from 4096^2 outputs (6
+//                             stages of 16 below), one arrival per consumer warp from sm_80 on
 //      cublasSgemm            the library peer, CUBLAS_PEDANTIC_MATH: plain FP32 (no TF32, no
 //                             tensor cores)
 // Every kernel of the ladder handles every size (the tune's other shapes are built for whole tiles
@@ -555,7 +556,8 @@ static void check_all(Runner& run, Square& sq, const char* only = nullptr) {
 
 // FP32 fused multiply-adds per clock per SM: the Programming Guide's throughput table ("Arithmetic
 // Instructions", 32-bit floating-point add, multiply, multiply-add), 0 for a compute capability it
-// does not list here. The FP32 peak is 2 x that x SMs x the SM clock measured in the same row.
+// does not list here. The FP32 peak is 2 x that x SMs x the row's sm_mhz (one reading of the SM clock
+// right after its runs, common/timer.h), not the clock during them.
 static int fp32_fma_per_sm_clock(const cudaDeviceProp& p) {
   const int cc = 10 * p.major + p.minor;
   switch (cc) {
@@ -660,9 +662,9 @@ int main(int argc, char** argv) {
     run.setmaxnreg = has != 0;
   }
   const char* no_setmaxnreg =
-      "sgemmSetMaxNReg is timed only where its code has setmaxnreg: sm_90a, a Hopper GPU (sm_90) with the "
-      "program built for 90 (CMAKE_CUDA_ARCHITECTURES with 90, or native on the GPU); here it runs without "
-      "it, checked, untimed";
+      "sgemmSetMaxNReg is timed only where its code has setmaxnreg: sm_90a, on a Hopper GPU (sm_90). CMake: "
+      "CMAKE_CUDA_ARCHITECTURES with 90 or native (the chapter makes it 90a); nvcc: -gencode "
+      "arch=compute_90a,code=sm_90a (-arch=native is sm_90); here it runs without it, checked, untimed";
   if (kernel == "sgemmSetMaxNReg" && !run.setmaxnreg && (bench || tune)) wb::skip(no_setmaxnreg);
   if (bench && kernel.empty() && !run.setmaxnreg) std::fprintf(stderr, "%s\n", no_setmaxnreg);
   CUBLAS_CHECK(cublasCreate(&run.cublas));

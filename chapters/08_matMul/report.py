@@ -65,9 +65,10 @@ def bench(gpu):  # every kernel of the GPU's table, in the program's order
                          [Col(f"{n}³", tflops_at(n)) for n in SIZES[1:]] +
                          [Col("vs cuBLAS at 2048³", vs_at(2048)), Col("at 4096³", vs_at(4096)),
                           Col("at 8192³", vs_at(8192)),
-                          # the row's TFLOP/s over 132 SMs x 128 lanes x 2 FLOP x the SM clock measured
-                          # in that row (the program's pct_of_fp32_peak); absent from a table timed without it
-                          Col("FP32 peak at 4096³", lambda r, q: f"{r['pct_of_fp32_peak']:.1f}%"
+                          # the row's TFLOP/s over 132 SMs x 128 lanes x 2 FLOP x the row's sm_mhz (one
+                          # clock reading right after its runs; the program's pct_of_fp32_peak); absent
+                          # from a table timed without it
+                          Col("% of FP32 peak at 4096³", lambda r, q: f"{r['pct_of_fp32_peak']:.1f}%"
                               if r.get("pct_of_fp32_peak") not in (None, "") else "–")])
 
 
@@ -454,7 +455,8 @@ def setmaxnreg_h100():  # step 10 (timed on the H100 only): its step over step 9
                      lambda q: tuple(q(kernel=k)[field] for k in ("sgemmWarpSpecialized", "sgemmSetMaxNReg", "cublasSgemm")),
                      fmt, gpu=g)
     return [
-        Value(P + f"step_smr.{g}", CSV, step("sgemmSetMaxNReg", "sgemmWarpSpecialized"), "→ {:.2f} ({:.2f}×, {:.3f}× cuBLAS)", gpu=g),
+        Value(P + f"step_smr.{g}", CSV, lambda q: step("sgemmSetMaxNReg", "sgemmWarpSpecialized")(q)[:2],
+              "→ {:.2f} ({:.2f}×)", gpu=g),  # its share of cuBLAS: smr_vs_cublas
         Value(P + f"smr_vs_cublas.{g}", CSV, lambda q: tuple(vs_cublas(q, "sgemmSetMaxNReg", n) for n in (2048, 4096, 8192)),
               "{:.3f}×, {:.3f}× and {:.3f}×", gpu=g),
         Value(P + f"smr_pct_of_peak.{g}", CSV,

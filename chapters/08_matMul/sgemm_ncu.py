@@ -2,10 +2,10 @@
 """sgemm_ncu.py: what holds our best SGEMM back, next to cuBLAS's own kernel, in Nsight Compute.
 
 Runs `matMul --profile` (one checked launch of each kernel at 4096^3) under ncu for
-sgemmDoubleBuffer, sgemmAsync, sgemmTuned, sgemmWarpSpecialized and the kernel that cublasSgemm
-launches, with the same
-sections and metrics for each: issue-slot use, FMA-pipe use, instructions, shared-memory loads,
-wavefronts and bank conflicts, and the warp stall reasons (warps stalled per issued instruction).
+sgemmDoubleBuffer, sgemmAsync, sgemmTuned, sgemmWarpSpecialized, sgemmSetMaxNReg and the kernel that
+cublasSgemm launches, with the same sections and metrics for each: issue-slot use, FMA-pipe use,
+instructions, shared-memory loads, wavefronts and bank conflicts, and the warp stall reasons (warps
+stalled per issued instruction).
 Writes one row per kernel (sgemm_ncu.csv); the raw ncu CSV beside it (--raw FILE) if asked.
 
 usage: sgemm_ncu.py --program PATH [--probe PATH] [--ncu PATH] (--csv FILE | --csv-dir DIR) [--raw FILE]

@@ -1,26 +1,32 @@
-// Step 10: step 9 with Hopper's register reallocation. The producer warps hand most of their
-// registers to the consumer warps (PTX setmaxnreg, sm_90a), and each consumer warp, not each
+// Step 10: step 9 with three changes. Hopper's register reallocation: the producer warps hand most
+// of their registers to the consumer warps (PTX setmaxnreg, sm_90a). The tile shape: 32-deep k-tiles
+// from 4096^2 outputs, 6 stages of 16-deep below (matMul_lesson.h). And each consumer warp, not each
 // thread, tells the producers that it has left a stage.
 #pragma once
 
 #include "09_sgemmWarpSpecialized.cuh"  // mbar_*, named_*, KTileCopy, load_fragments, fma_fragments, store_sums
 
-// Registers. Every thread of a kernel gets the same number of registers, and ptxas caps step 9's
-// block of 12 warps (8 consumers, 4 producers) at 168, with 128 sums per consumer thread (so it
-// caps a block of 9 warps too; our reading: the SM's four sub-partitions have 16,384 registers
-// each, and one of them holds 3 of the block's warps, 3 x 32 x 168 <= 16,384). PTX setmaxnreg (sm_90a) moves registers between the
-// warpgroups (4 consecutive warps) of a block through a per-block pool (PTX ISA: "A pool of
-// available registers is maintained per-CTA"): the producer warpgroup gives back 168 - 40 per thread
-// (.dec to kRegsProducer), 128 x 128 = 16,384 registers, and the two consumer warpgroups take them
-// (.inc to kRegsConsumer: 256 x 64 = 16,384; "setmaxnreg.inc ... blocks the execution until enough
-// registers are available in the CTA's register pool", so the two must balance). ptxas compiles the
-// consumers' code for 232 registers, room for the large shape's 32-deep k-tile. The PTX ISA: the
-// same setmaxnreg "must be executed by all warps in a warpgroup", the count is "a multiple of 8" in
-// 24 to 256, and the kernel needs a register cap at launch (here __launch_bounds__ with 1 block per
-// SM), "Otherwise, the setmaxnreg instruction may have no effect". It exists only in sm_90a code
-// (the chapter's CMakeLists builds 90a wherever the architecture list names 90): compiled for any
-// other target the kernel runs without it, as step 9 with one arrival per warp (below), and matMul
-// reports no timing for it there.
+// Registers. At launch every thread of a kernel gets the same number of registers, and ptxas (the
+// assembler from PTX to SASS) caps step 9's block of 12 warps (8 consumers, 4 producers) at 168,
+// with 128 sums per consumer thread (so it caps a block of 9 warps too; our reading: the SM's four
+// sub-partitions have 16,384 registers each, and one of them holds 3 of the block's warps,
+// 3 x 32 x 168 <= 16,384). PTX setmaxnreg (sm_90a) moves registers between the warpgroups of a block
+// (PTX ISA: "a set of four contiguous warps such that the warp-rank of the first warp is a multiple
+// of 4") through a per-block pool ("A pool of available registers is maintained per-CTA"): the
+// producer warpgroup gives back 168 - 40 per thread (.dec to kRegsProducer), 128 x 128 = 16,384
+// registers, and the two consumer warpgroups take them (.inc to kRegsConsumer: 256 x 64 = 16,384;
+// "setmaxnreg.inc ... blocks the execution until enough registers are available in the CTA's
+// register pool", so the consumers can take only what the pool holds; here they take exactly what
+// the producers free). After the .inc ptxas may give the consumers' code up to 232 registers. The
+// PTX ISA: the same setmaxnreg "must be executed by all warps in a warpgroup", the count is "a
+// multiple of 8" in 24 to 256, and the kernel needs a register cap at launch (here __launch_bounds__
+// with 1 block per SM), "Otherwise, the setmaxnreg instruction may have no effect". This program
+// uses it only in sm_90a code (WB_SETMAXNREG below; NVIDIA's CCCL page "PTX ISA: setmaxnreg" also
+// lists later "a" and "f" targets such as sm_100a and sm_120a, which the chapter does not build; its
+// CMakeLists builds 90a wherever the architecture list names 90). Compiled for any other target the
+// kernel runs without it: from sm_80 on as step 9 with one arrival per warp (below), below sm_80 on
+// step 9's named barriers, where every consumer thread arrives; matMul reports no timing for it
+// there.
 //
 // Arrivals. Step 9's consumers arrive on empty[s] one thread at a time (256 arrivals per stage);
 // here lane 0 of each consumer warp arrives once all 32 lanes have read the stage (__syncwarp), so
