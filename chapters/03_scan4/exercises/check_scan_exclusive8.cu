@@ -1,6 +1,7 @@
 // Checker of exercise scan_exclusive8 (chapter 03): exact output against a CPU loop over each group
 // of 8, sizes that end in a short group and a partial warp; compute-sanitizer memcheck and
-// synccheck; SASS rules in scan_exclusive8.sass. Times the exercise against scan4's inclusive scan over the same array.
+// synccheck; SASS rules in scan_exclusive8.sass. Times the exercise against scan4's inclusive scan
+// over the same array.
 #include <vector>
 
 #include "exercise.h"

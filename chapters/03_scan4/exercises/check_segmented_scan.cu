@@ -1,6 +1,7 @@
 // Checker of exercise segmented_scan (chapter 03): exact output against a CPU loop, for head
 // patterns none / all / random / every 5th and sizes with a partial warp; compute-sanitizer
-// memcheck and synccheck; SASS rules in segmented_scan.sass. Times the exercise against scan4's loop over whole warps (no segments).
+// memcheck and synccheck; SASS rules in segmented_scan.sass. Times the exercise against scan4's
+// loop over whole warps (no segments).
 #include <vector>
 
 #include "exercise.h"
