@@ -27,9 +27,10 @@ constexpr unsigned kFull = 0xffffffffu;
 
 __global__ void bcast(int arg, int* received) {
   int laneId = threadIdx.x & 0x1f;
-  // The guide leaves `value` uninitialised on lanes 1-31 (only lane 0's copy is read). Reading an
-  // uninitialised variable is undefined behaviour in C++, so we start from a poison value that
-  // would show up in the output if the shuffle ever read a lane other than 0.
+  // The guide leaves `value` uninitialised on lanes 1-31. Every lane reads its own `value` when it
+  // passes it to the shuffle (only lane 0's copy reaches another lane), and reading an
+  // uninitialised int is undefined behaviour in C++, so we start from a poison value that would
+  // show up in the output if the shuffle ever read a lane other than 0.
   int value = -1;
   if (laneId == 0) value = arg;
   // No lane has exited, so every lane named in the mask must reach this call (README, rule 1);
