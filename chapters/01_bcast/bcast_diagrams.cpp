@@ -44,7 +44,7 @@ int main(int argc, char** argv) {
   // caller's sub-group.
   out("srclane17_width16",
       cases("__shfl_sync(full, lane, 17, 16): srcLane 17 % 16 = 1, so each sub-group of 16 reads its "
-            "own lane 1 (lanes 1 and 17), never lane 17 for all",
+            "own lane 1 (lanes 1 and 17); lanes 0-15 do not read lane 17",
             {2}));
   // Rule 4: up keeps the caller's value at the bottom of a sub-group; xor reads an earlier
   // sub-group, never a later one.
