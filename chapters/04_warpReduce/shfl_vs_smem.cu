@@ -182,7 +182,7 @@ int main(int argc, char** argv) {
     if (c.full) {
       int per_sm = 0;
       CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, c.fn, kBlock, 0));
-      blocks = per_sm * prop.multiProcessorCount;  // one wave: every warp runs at the same time
+      blocks = per_sm * prop.multiProcessorCount;  // one wave: at most per_sm blocks per SM, none waits
       threads = kBlock;
       warps_per_sm = per_sm * kBlock / 32;
     }

@@ -17,7 +17,7 @@
 namespace lesson {
 
 // The butterfly's lane masks in the order the warpReduce kernel uses them: step 0..4 xors with
-// 16, 8, 4, 2, 1. The kernel, butterfly_lanes and the chapter's pictures all take them from here.
+// 16, 8, 4, 2, 1. The kernel, butterfly_lanes and the picture butterfly_vs_tree.svg take them from here.
 constexpr int kButterflySteps = 5;
 LESSON_HD constexpr int butterfly_mask(int step) { return 16 >> step; }
 
