@@ -17,7 +17,8 @@
 //                        (threadIdx.y 0-7 or 8-15) read the other floats of the same sectors: they
 //                        hit in L1 only while L1 still holds them, so
 //                        this is the kernel where a smaller L1 could cost time (README: the four
-//                        settings that ask for the most shared memory were its slowest, by under 1%)
+//                        settings that ask for the most shared memory were its slowest, by under 1%;
+//                        they were transposeSmem's slowest too, so the run does not tie this to L1)
 //   3. transposeSmem     source 004's 16 x 32 shared tile (2 KB of static shared memory per block)
 // Settings, each applied to both instantiations of a kernel before it runs:
 //   cudaFuncSetCacheConfig: PreferNone, PreferShared, PreferL1, PreferEqual (carveout left at -1)
