@@ -212,11 +212,11 @@ def max_error(q, n, gpu):
 
 
 def time_spread(q, sizes):
-    """The largest difference between the two GPUs' times over `sizes`, in %."""
+    """The largest difference between the two GPUs' times over `sizes`, in %, rounded up ("within")."""
     rows = q.rows(gpu="h100")
     h200 = {r["kernel"] for r in q.rows(gpu="h200")}  # kernels both tables have
-    return max(abs(q(gpu="h200", kernel=r["kernel"], n=r["n"])["time_ms"] / r["time_ms"] - 1) * 100
-               for r in rows if r["n"] in sizes and r["kernel"] in h200)
+    return math.ceil(10 * max(abs(q(gpu="h200", kernel=r["kernel"], n=r["n"])["time_ms"] / r["time_ms"] - 1) * 100
+                              for r in rows if r["n"] in sizes and r["kernel"] in h200)) / 10
 
 
 def ours_range_1024(q):  # steps 3 to 7: 128 x 128 tiles
