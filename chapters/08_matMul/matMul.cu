@@ -11,8 +11,9 @@
 //             4096, 8192 (or only N), TFLOP/s = 2 n^3 / time; table to stderr, with --csv-dir
 //             DIR/<gpu>/matMul.csv (matMul_NAME.csv)
 //         ./build/bin/matMul --tune [--reps 20] [--n N] [--csv-dir DIR]
-//             every tile shape of sgemmTuned in every block order at 2048 and 4096, the fastest
-//             again at 8192, each checked; DIR/<gpu>/sgemm_tune.csv
+//             the tune's tile shapes of sgemmTuned (kTuneKernels) in every block order at 2048 and
+//             4096, then the best at 2048 and the best four at 4096 again at 8192, each checked;
+//             DIR/<gpu>/sgemm_tune.csv
 //         ./build/bin/matMul --profile    one checked launch of each kernel at 4096^3 (for Nsight
 //             Compute: chapters/08_matMul/matmul_traffic.py, sgemm_ncu.py)
 //
@@ -618,8 +619,9 @@ int main(int argc, char** argv) {
                 "  --n N         time only n = N (1 .. 32768; with --tune a multiple of 256)\n"
                 "  --csv-dir DIR write DIR/<gpu>/matMul.csv (matMul_NAME.csv with --kernel; sgemm_tune.csv)\n"
                 "  --profile     instead, one checked launch of each kernel at 4096^3 (for ncu)\n"
-                "  --tune        instead, time every tile shape of sgemmTuned in every block order at\n"
-                "                n = 2048 and 4096, then the fastest again at 8192 (or only at --n)");
+                "  --tune        instead, time the tune's tile shapes of sgemmTuned in every block order\n"
+                "                at n = 2048 and 4096, then the best at 2048 and the best four at 4096\n"
+                "                at 8192 (or only at --n)");
   const bool bench = args.flag("--bench");
   const bool profile = args.flag("--profile");
   const bool tune = args.flag("--tune");
