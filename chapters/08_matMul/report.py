@@ -287,6 +287,24 @@ def tuned_ranks(q):
     return f"`kTunedSmall` {rank(TUNED_SMALL, 2048)}, `kTunedLarge` {rank(TUNED_LARGE, 4096)}, {rank(TUNED_LARGE, 8192)}"
 
 
+def tuned_rank_spread(q):
+    """Whether the tune's order of sgemmTuned's shape (kTunedSmall at 2048^3, kTunedLarge at 4096^3) lies
+    inside the spread of that shape's three runs (the tune, the ladder's, alone: slowest / fastest - 1):
+    the README's phrase, naming each GPU and size where the shape ran further behind the tune's fastest."""
+    outside = []
+    for g, name in (("h100", "H100"), ("h200", "H200")):
+        for n, cfg in ((2048, TUNED_SMALL), (4096, TUNED_LARGE)):
+            fastest = min(r["time_ms"] for r in q.rows(gpu=g, where=lambda r: r["n"] == n and r["config"] != "cublasSgemm"))
+            runs = [q(gpu=g, config=cfg, n=n)["time_ms"], q(csv=CSV, gpu=g, kernel="sgemmTuned", n=n)["time_ms"],
+                    q(csv=f"matMul_sgemmTuned_{n}.csv", gpu=g, kernel="sgemmTuned")["time_ms"]]
+            gap, spread = 100 * (runs[0] / fastest - 1), 100 * (max(runs) / min(runs) - 1)
+            if gap > spread:
+                outside.append(f"at {n}³ on the {name}: {gap:.1f}% behind the tune's fastest, its runs "
+                               f"{math.ceil(spread * 10) / 10:.1f}% apart")
+    return "orders inside the spread of the shape's three runs (the tune, the ladder's, alone)" + (
+        " but " + "; ".join(outside) if outside else "")
+
+
 def tune_ws_tiling(q):
     """The best of the tune's shapes with step 9's tiling (128 x 256 blocks, 64 x 64 warp tiles, 16 x 8 or
     8 x 16 sums per thread; __syncthreads(), every warp copying) at each size, as a share of cuBLAS, and
@@ -478,6 +496,7 @@ VALUES = setmaxnreg_h100() + per_gpu("h100") + per_gpu("h200") + late("h100") + 
           "{:.1f}% (the largest gap: `{}`'s {}; every other counter within {:.1f}%)"),
     Value("matMul.ncu_stalls_agree", NCU, ncu_stalls_agree, "±{:.2f}"),
     # the tune's two fastest at 2048^3 and 4096^3 (the largest gap, rounded up), and at 8192^3
+    Value("matMul.tuned_rank_spread", TUNE, tuned_rank_spread, "{}"),
     Value("matMul.tune_gap_top2", TUNE, lambda q: math.ceil(max(tune_gaps(q, (2048, 4096))) * 10) / 10, "{:.1f}%"),
     Value("matMul.tune_gap_8192", TUNE, lambda q: tuple(tune_gaps(q, (8192,))), "{:.1f}% and {:.1f}%"),
     Value("matMul.tune_top2_mhz_8192", TUNE, lambda q: tune_top2_mhz(q, 8192), "{:.0f} and {:.0f} MHz against {:.0f} and {:.0f}"),
