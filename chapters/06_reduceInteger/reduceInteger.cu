@@ -69,7 +69,9 @@ constexpr unsigned SMEMDIM = DIM / 32;  // one slot per warp: 4 (the book's comm
 // ---------------------------------------------------------------------------------------------
 // The source's kernels
 // ---------------------------------------------------------------------------------------------
-// Two fixes (see the README's errata), each where the book's kernel needs it:
+// Fixes (see the README's errata), each where the book's kernel needs it. Besides unsigned sums,
+// __shfl_xor_sync with a full mask for the removed __shfl_xor, integer adds for reduceIntegerShfl.cu's
+// floats and sum4Blocks' per-load guards (below), these two:
 //  * reduceGmem, reduceSmem and reduceShfl: in a block that the end of the array cuts, the book
 //    returns early for idx >= n, before __syncthreads() (and, in reduceShfl, before shuffles): the
 //    Programming Guide allows __syncthreads() in conditional code only where the condition is the
