@@ -41,7 +41,8 @@ using lesson::Pattern;
 
 // The kernels are written once as templates over the block shape and instantiated under the
 // source's names below. idx is the thread's row-major index; (irow, icol) are the book's
-// transposed coordinates: out[idx] reads the element that thread (x = irow, y = icol) wrote.
+// transposed coordinates: in the kernels that compute them, out[idx] reads the element that thread
+// (x = irow, y = icol) wrote (rowReadRow and colReadCol read back their own).
 template <int BX, int BY>
 __device__ void rowReadRow(int* out) {
   __shared__ int tile[BY][BX];

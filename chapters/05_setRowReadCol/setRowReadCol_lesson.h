@@ -95,8 +95,8 @@ LESSON_HD constexpr Access access(bool rect, Pattern p, int tx, int ty, int padd
 }
 
 // The bank model: 32 banks of 4 bytes, word w in bank w % 32. A warp access takes as many
-// wavefronts as the largest number of distinct words that share a bank (the same word is
-// broadcast). Used by setRowReadCol_model.cpp and the chapter's pictures; the count is
+// wavefronts as the largest number of distinct words that share a bank (lanes on the same word
+// share it: a load broadcasts it, a store writes it once). Used by setRowReadCol_model.cpp and the chapter's pictures; the count is
 // common/bank_model.h's, which the exercise checkers and the browser explorer's proof use too.
 constexpr int kBanks = wb::bank::kBanks;
 inline int bank(int word) { return word % kBanks; }
