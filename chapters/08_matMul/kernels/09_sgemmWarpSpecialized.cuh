@@ -72,6 +72,27 @@ __device__ __forceinline__ void named_sync(int id, int count) {
 }
 #endif
 
+// The consumers' K loop (steps 9 and 10): per k-tile, wait until it has landed (wait_full), its BK
+// k's of fragments and FMAs as in step 7, then free its stage (release); at the end the sums into C.
+template <class T, bool kFull, class WaitFull, class Release>
+__device__ __forceinline__ void consume_ktiles(const float* smem, int ktiles, int a0, int b0, WaitFull wait_full,
+                                               Release release, float* __restrict__ C, int bm, int bn, int M, int N) {
+  float acc[4 * T::RM][4 * T::RN] = {};
+  for (int kt = 0; kt < ktiles; ++kt) {
+    wait_full(kt);
+    const float* as = smem + (kt % T::STAGES) * T::kStageFloats;
+    const float* bs = as + T::BK * (T::BM + T::kPadA);
+#pragma unroll
+    for (int k = 0; k < T::BK; ++k) {
+      float a[4 * T::RM], b[4 * T::RN];
+      load_fragments<T>(as, bs, k, a0, b0, a, b);
+      fma_fragments<T>(acc, a, b);
+    }
+    release(kt);
+  }
+  store_sums<T, kFull>(C, acc, bm, bn, a0, b0, M, N);
+}
+
 // 9. T: the consumers' tiling (as in step 7); NPROD producer warps after the T::kThreads consumers.
 template <class T, int NPROD, bool kFull>
 __global__ void __launch_bounds__(T::kThreads + 32 * NPROD, T::MINB)
@@ -123,18 +144,5 @@ __global__ void __launch_bounds__(T::kThreads + 32 * NPROD, T::MINB)
   // Consumers: step 7's fragments and FMAs, one k-tile per wait.
   const int a0 = (warp / (BN / T::WN)) * T::WM + (lane / T::WTX) * 4;
   const int b0 = (warp % (BN / T::WN)) * T::WN + (lane % T::WTX) * 4;
-  float acc[4 * T::RM][4 * T::RN] = {};
-  for (int kt = 0; kt < ktiles; ++kt) {
-    wait_full(kt);
-    const float* as = smem + (kt % S) * T::kStageFloats;
-    const float* bs = as + BK * LDA;
-#pragma unroll
-    for (int k = 0; k < BK; ++k) {
-      float a[4 * T::RM], b[4 * T::RN];
-      load_fragments<T>(as, bs, k, a0, b0, a, b);
-      fma_fragments<T>(acc, a, b);
-    }
-    release(kt);
-  }
-  store_sums<T, kFull>(C, acc, bm, bn, a0, b0, M, N);
+  consume_ktiles<T, kFull>(smem, ktiles, a0, b0, wait_full, release, C, bm, bn, M, N);
 }

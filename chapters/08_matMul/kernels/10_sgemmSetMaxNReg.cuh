@@ -102,18 +102,5 @@ __global__ void __launch_bounds__(T::kThreads + 32 * NPROD, 1)
 #endif
   const int a0 = (warp / (BN / T::WN)) * T::WM + (lane / T::WTX) * 4;
   const int b0 = (warp % (BN / T::WN)) * T::WN + (lane % T::WTX) * 4;
-  float acc[4 * T::RM][4 * T::RN] = {};
-  for (int kt = 0; kt < ktiles; ++kt) {
-    wait_full(kt);
-    const float* as = smem + (kt % S) * T::kStageFloats;
-    const float* bs = as + BK * LDA;
-#pragma unroll
-    for (int k = 0; k < BK; ++k) {
-      float a[4 * T::RM], b[4 * T::RN];
-      load_fragments<T>(as, bs, k, a0, b0, a, b);
-      fma_fragments<T>(acc, a, b);
-    }
-    release(kt);
-  }
-  store_sums<T, kFull>(C, acc, bm, bn, a0, b0, M, N);
+  consume_ktiles<T, kFull>(smem, ktiles, a0, b0, wait_full, release, C, bm, bn, M, N);
 }
