@@ -14,8 +14,9 @@ using lesson::kOursThreads;  // 1024 (histogram_lesson.h), the block histVec4 us
 //    Halving the width doubles the bins one block holds, and when the bins do not fit, fewer bins
 //    per block means more passes over the whole input: on sm_90 (227 KB), 262,144 bins take 5
 //    passes with 32-bit counters, 3 with 16-bit and 2 with 8-bit.
-//  - Passes sized from the GPU, split evenly: pass_bins = ceil(nbins / passes), the fewest passes
-//    the opt-in shared memory allows; a persistent grid, one 1024-thread block per SM (nvcc 13.0
+//  - Passes sized from the GPU, split evenly: pass_bins = ceil(nbins / passes) rounded up to whole
+//    16-byte vectors (a multiple of 4 * 32/kBits bins: packed_plan in cluster_histogram.cu), the
+//    fewest passes the opt-in shared memory allows; a persistent grid, one 1024-thread block per SM (nvcc 13.0
 //    gives it 64 registers a thread, all that __launch_bounds__(1024, 1) allows, and 1,024 threads
 //    of 64 fill the register file: the README's SASS section shows the count); each block
 //    writes its packed counters to `partial` (plain, coalesced stores: no global atomics per bin)
