@@ -226,7 +226,6 @@ def _values(g):
               "{:.1f}×", gpu=g),
         Value("constant_divergence.per_address." + g, CD, per_address, "{:.1f}", gpu=g),
         Value("constant_divergence.ldg." + g, CD, c("divergence", "ldg", distinct=32, stride_bytes=4), "{:.0f}", gpu=g),
-        Value("constant_divergence.ldg_uniform." + g, CD, c("divergence", "ldg", distinct=1, stride_bytes=4), "{:.0f}", gpu=g),
         # 16 words 256 B apart if every one of them misses the first level: the uniform read, 15 more
         # addresses at the per-address step, and 16 first-level misses at the footprint table's cost
         # (64 KB against 512 B); against the measured time
