@@ -189,11 +189,7 @@ TABLES += [Table("matMul.ncu.h100", NCU, gpu="h100", render=ncu_render)]  # the 
 
 
 # ---------------------------------------------------------------------------------------------- values
-SMS, LANES = 132, 128  # SMs of the H100 SXM and the H200; FP32 lanes per SM on sm_90
-
-
-def peak_tflops(q):
-    return SMS * LANES * 2 * q.max_sm_mhz() * 1e6 / 1e12
+SMS = 132  # SMs of the H100 SXM and the H200
 
 
 def max_error(q, n, gpu):
@@ -229,9 +225,6 @@ def per_gpu(g):
     return [
         Value(P + f"best_name.{g}", CSV, lambda q: f"`{best(q)}`", gpu=g),
         Value(P + f"best_vs_cublas_4096.{g}", CSV, lambda q: vs_cublas(q, best(q), 4096), "{:.3f}×", gpu=g),
-        Value(P + f"best_pct_of_peak.{g}", CSV, lambda q: 100 * q(kernel=best(q), n=4096)["tflops"] / peak_tflops(q), "{:.0f}%", gpu=g),
-        Value(P + f"cublas_pct_of_peak.{g}", CSV, lambda q: 100 * q(kernel="cublasSgemm", n=4096)["tflops"] / peak_tflops(q),
-              "{:.0f}%", gpu=g),
         Value(P + f"step_source.{g}", CSV,
               lambda q: (q(kernel="MatMulKernel_gmem", n=4096)["tflops"], q(kernel="MatMulKernel_smem", n=4096)["tflops"],
                          q(kernel="MatMulKernel_smem", n=4096)["tflops"] / q(kernel="MatMulKernel_gmem", n=4096)["tflops"]),
@@ -466,25 +459,14 @@ def ncu_stalls_agree(q):
                for f in fields)
 
 
-def setmaxnreg_h100():  # step 10 (timed on the H100 only): its step over step 9, alone beside cuBLAS, its counters
+def setmaxnreg_h100():  # step 10 (timed on the H100 only): its step over step 9, beside cuBLAS, alone
     P, g = "matMul.", "h100"
-    def ncu(field, fmt):
-        return Value(P + f"ncu_smr_{field}.{g}", NCU,
-                     lambda q: tuple(q(kernel=k)[field] for k in ("sgemmWarpSpecialized", "sgemmSetMaxNReg", "cublasSgemm")),
-                     fmt, gpu=g)
     return [
         Value(P + f"step_smr.{g}", CSV, lambda q: step("sgemmSetMaxNReg", "sgemmWarpSpecialized")(q)[:2],
               "→ {:.2f} ({:.2f}×)", gpu=g),  # its share of cuBLAS: smr_vs_cublas
         Value(P + f"smr_vs_cublas.{g}", CSV, lambda q: tuple(vs_cublas(q, "sgemmSetMaxNReg", n) for n in (2048, 4096, 8192)),
               "{:.3f}×, {:.3f}× and {:.3f}×", gpu=g),
-        Value(P + f"smr_pct_of_peak.{g}", CSV,
-              lambda q: tuple(q(kernel=k, n=n)["pct_of_fp32_peak"] for k in ("sgemmSetMaxNReg", "cublasSgemm") for n in (4096, 8192)),
-              "{:.1f}% and {:.1f}% (cuBLAS {:.1f}% and {:.1f}%)", gpu=g),
         alone("smr_alone", "sgemmSetMaxNReg", g),
-        ncu("issue_active_pct", "{:.1f}%, {:.1f}% and {:.1f}%"),
-        ncu("fma_pipe_active_pct", "{:.1f}%, {:.1f}% and {:.1f}%"),
-        ncu("stall_short_scoreboard", "{:.2f}, {:.2f} and {:.2f}"),
-        ncu("stall_dispatch_stall", "{:.2f}, {:.2f} and {:.2f}"),
     ]
 
 
@@ -507,8 +489,6 @@ VALUES = setmaxnreg_h100() + per_gpu("h100") + per_gpu("h200") + late("h100") + 
     Value("matMul.l2_mb", CSV, lambda q: (l2_mb(q, "h100"), l2_mb(q, "h200")), "{} MB on the H100, {} MB on the H200"),
     Value("matMul.max_error_1024", CSV, lambda q: max(max_error(q, 1024, g) for g in ("h100", "h200")), "{:.4f}"),
     Value("matMul.max_error_8192", CSV, lambda q: max(max_error(q, 8192, g) for g in ("h100", "h200")), "{:.4f}"),
-    Value("matMul.sm_ghz", CSV, lambda q: q.max_sm_mhz() / 1e3, "{:.2f} GHz"),
-    Value("matMul.peak_tflops", CSV, peak_tflops, "{:.1f} TFLOP/s"),
     Value("matMul.time_spread_2048", CSV, lambda q: time_spread(q, (2048, 4096, 8192)), "{:.1f}%"),
     Value("matMul.time_spread_4096", CSV, lambda q: time_spread(q, (4096,)), "{:.1f}%"),
     Value("matMul.dram_gmem_vs_smem", T,
