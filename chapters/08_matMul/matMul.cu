@@ -55,6 +55,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
 #include <iterator>
 #include <string>
 #include <vector>
@@ -232,6 +233,17 @@ static bool launch_tiled(const TiledKernel& k, int group, int smem_optin, const 
   return true;
 }
 
+// The first of `ks` that this GPU can hold, launched in its own block order; exits (a failure) when
+// none fits, naming the kernel and the smallest shape's bytes.
+static void launch_first_fit(const char* name, std::initializer_list<const TiledKernel*> ks, int smem_optin,
+                             const float* A, const float* B, float* C, int M, int N, int K) {
+  for (const TiledKernel* k : ks)
+    if (launch_tiled(*k, k->cfg.group, smem_optin, A, B, C, M, N, K)) return;
+  std::fprintf(stderr, "%s: %d bytes of shared memory per block do not fit this GPU\n", name,
+               (*(ks.end() - 1))->smem_bytes);
+  std::exit(wb::kFail);
+}
+
 struct Runner {
   cublasHandle_t cublas;
   int smem_optin = 48 << 10;  // cudaDeviceProp::sharedMemPerBlockOptin
@@ -278,23 +290,14 @@ struct Runner {
         break;
       }
       case lesson::WarpSpecialized:  // 4 stages (99,328 bytes) where they fit, else 2 (49,664 bytes)
-        if (!launch_tiled(kWarpSpecKernel, kWarpSpecKernel.cfg.group, smem_optin, A, B, C, M, N, K) &&
-            !launch_tiled(kWarpSpecSmallKernel, kWarpSpecSmallKernel.cfg.group, smem_optin, A, B, C, M, N, K)) {
-          std::fprintf(stderr, "sgemmWarpSpecialized: %d bytes of shared memory per block do not fit this GPU\n",
-                       kWarpSpecSmallKernel.smem_bytes);
-          std::exit(wb::kFail);
-        }
+        launch_first_fit("sgemmWarpSpecialized", {&kWarpSpecKernel, &kWarpSpecSmallKernel}, smem_optin, A, B, C, M,
+                         N, K);
         break;
       case lesson::SetMaxNReg: {  // its shape for this size, else step 9's 4 stages, else 2
-        const lesson::TileCfg want = lesson::setmaxnreg_cfg(M, N);
-        const TiledKernel& first = want.bk == lesson::kSetMaxNRegLarge.bk ? kSetMaxNRegKernels[1] : kSetMaxNRegKernels[0];
-        if (!launch_tiled(first, first.cfg.group, smem_optin, A, B, C, M, N, K) &&
-            !launch_tiled(kSetMaxNRegKernels[2], kSetMaxNRegKernels[2].cfg.group, smem_optin, A, B, C, M, N, K) &&
-            !launch_tiled(kSetMaxNRegKernels[3], kSetMaxNRegKernels[3].cfg.group, smem_optin, A, B, C, M, N, K)) {
-          std::fprintf(stderr, "sgemmSetMaxNReg: %d bytes of shared memory per block do not fit this GPU\n",
-                       kSetMaxNRegKernels[3].smem_bytes);
-          std::exit(wb::kFail);
-        }
+        const bool large = (long long)M * N >= lesson::kSetMaxNRegLargeFrom;
+        launch_first_fit("sgemmSetMaxNReg",
+                         {&kSetMaxNRegKernels[large ? 1 : 0], &kSetMaxNRegKernels[2], &kSetMaxNRegKernels[3]},
+                         smem_optin, A, B, C, M, N, K);
         break;
       }
       case lesson::Cublas: {
