@@ -18,8 +18,11 @@
 #                                 H100), where the guarded code is compiled out (common/check.h).
 #                                 Give every chapter with `#if __CUDA_ARCH__ >= ...` code its floor.
 #     [SASS <file>]               expectations on the compiled sm_90 machine code (scripts/sass_check.py)
-#     [RACECHECK_EXCLUDE <name>]  kernels whose name contains <name> are left out of the racecheck run
-#                                 (compute-sanitizer --kernel-name-exclude kns=<name>); the chapter says why
+#     [RACECHECK_EXCLUDE <name> [RACECHECK_EXCLUDED_ARGS <arg>...]]
+#                                 kernels whose name contains <name> are left out of the racecheck run
+#                                 (compute-sanitizer --kernel-name-exclude kns=<name>); the chapter says
+#                                 why. With RACECHECK_EXCLUDED_ARGS, a racecheck run of those kernels
+#                                 alone (--kernel-name kns=<name>) with these arguments instead
 #     [SM90A]                     the program's Hopper code is sm_90a, which has Hopper's
 #                                 architecture-specific instructions (setmaxnreg): each 90, 90-real or
 #                                 90-virtual of the architecture list ("native" resolved first) becomes
@@ -37,6 +40,8 @@
 #   <name>.sass [sass, cpu]        (with SASS) the sm_90 SASS obeys the rules file, and the README's
 #                                  generated SASS block is current (cmake/Sass.cmake)
 #   <name>.<tool> [sanitize]       compute-sanitizer memcheck, racecheck, synccheck, initcheck
+#   <name>.racecheck_<kernel> [sanitize]  (with RACECHECK_EXCLUDED_ARGS) racecheck of the excluded
+#                                  kernels alone, the program run with those arguments
 #   <name>.diagrams [cpu]          (with DIAGRAMS) the committed pictures equal what the model draws,
 #                                  byte for byte, twice over; each is well-formed SVG with a <title>
 #                                  (tests/diagram_check.py; `update_diagrams` rewrites them)
@@ -180,7 +185,7 @@ endfunction()
 
 function(workbook_chapter name)
   cmake_parse_arguments(PARSE_ARGV 1 WB "TAKES_N;SM90A" "SOURCE;MODEL;MIN_SM;MIN_SM_WHY;SASS;DIAGRAMS;RACECHECK_EXCLUDE"
-                        "LIBRARIES;SANITIZE_ARGS;BENCH_ARGS;N_ARGS")
+                        "LIBRARIES;SANITIZE_ARGS;BENCH_ARGS;N_ARGS;RACECHECK_EXCLUDED_ARGS")
   set(expected ${WORKBOOK_EXPECTED_DIR}/${name}.txt)
 
   add_executable(${name} ${WB_SOURCE})
@@ -229,6 +234,11 @@ function(workbook_chapter name)
                    "--sanitizer=${WORKBOOK_COMPUTE_SANITIZER}" --probe ${probe} ${exclude}
                    -- ${prog} ${WB_SANITIZE_ARGS})
   endforeach()
+  if(WB_RACECHECK_EXCLUDED_ARGS)
+    _workbook_test(${name}.racecheck_${WB_RACECHECK_EXCLUDE} sanitize sanitize --tool racecheck
+                   "--sanitizer=${WORKBOOK_COMPUTE_SANITIZER}" --probe ${probe}
+                   "--only-kernels=${WB_RACECHECK_EXCLUDE}" -- ${prog} ${WB_RACECHECK_EXCLUDED_ARGS})
+  endif()
 
   # The parsing rules every program shares are args.unit's (tests/args_test.cpp); here only that
   # this program hands its command line to them, and its own limits.

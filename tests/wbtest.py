@@ -140,6 +140,8 @@ def cmd_sanitize(opts, cmd):
              "synccheck": [], "initcheck": []}[opts.tool]
     if opts.exclude_kernels:  # kernels left out of this tool's run (the chapter's CMakeLists says why)
         extra += ["--kernel-name-exclude", "kns=" + opts.exclude_kernels]
+    if opts.only_kernels:  # only these kernels are checked
+        extra += ["--kernel-name", "kns=" + opts.only_kernels]
     proc = run([opts.sanitizer, "--tool", opts.tool, "--error-exitcode", "86"] + extra + cmd)
     skip_if_77(proc, os.path.basename(cmd[0]) + " under compute-sanitizer")
     out = text(proc.stdout) + text(proc.stderr)
@@ -305,6 +307,7 @@ def main(argv):
     s.add_argument("--sanitizer", default="")
     s.add_argument("--probe", required=True)
     s.add_argument("--exclude-kernels", default="", help="kernels whose name contains this, left out")
+    s.add_argument("--only-kernels", default="", help="only the kernels whose name contains this")
     e = sub.add_parser("exit-code")
     e.add_argument("--rc", type=int, required=True)
     e.add_argument("--stderr", default="")

@@ -16,6 +16,8 @@
 //             DIR/<gpu>/sgemm_tune.csv
 //         ./build/bin/matMul --profile    one checked launch of each kernel at 4096^3 (for Nsight
 //             Compute: chapters/08_matMul/matmul_traffic.py, sgemm_ncu.py)
+//         ./build/bin/matMul --lane-release [--bench --kernel sgemmSetMaxNReg ...]   step 10 with one
+//             arrival per consumer thread, for racecheck (kernels/10_sgemmSetMaxNReg.cuh says why)
 //
 // C (M x N) = A (M x K) * B (K x N), row-major floats. Kernels, one file each in kernels/, in the
 // order of the ladder (`diff kernels/04_sgemmVec4.cuh kernels/05_sgemmDoubleBuffer.cuh` shows what a
@@ -143,11 +145,12 @@ constexpr int kProducerThreads = 32 * lesson::kProducerWarps;
 static const TiledKernel kWarpSpecKernel = {
     lesson::kWarpSpecialized, sgemmWarpSpecialized<WarpSpecTiles, lesson::kProducerWarps, true>,
     sgemmWarpSpecialized<WarpSpecTiles, lesson::kProducerWarps, false>, WarpSpecTiles::kSmemBytes, kProducerThreads};
-// 10. sgemmSetMaxNReg at its two shapes, and at step 9's two where a GPU cannot hold them.
-template <class T>
+// 10. sgemmSetMaxNReg at its two shapes, and at step 9's two where a GPU cannot hold them; with
+// --lane-release the same four with one arrival per consumer thread (kLaneRelease, for racecheck).
+template <class T, bool kLane = false>
 constexpr TiledKernel setmaxnreg_entry(lesson::TileCfg cfg) {
-  return {cfg, sgemmSetMaxNReg<T, lesson::kProducerWarps, true>, sgemmSetMaxNReg<T, lesson::kProducerWarps, false>,
-          T::kSmemBytes, kProducerThreads};
+  return {cfg, sgemmSetMaxNReg<T, lesson::kProducerWarps, true, kLane>,
+          sgemmSetMaxNReg<T, lesson::kProducerWarps, false, kLane>, T::kSmemBytes, kProducerThreads};
 }
 using SetMaxNRegSmallTiles = WB_TILES(lesson::kSetMaxNRegSmall);
 using SetMaxNRegLargeTiles = WB_TILES(lesson::kSetMaxNRegLarge);
@@ -156,6 +159,11 @@ static const TiledKernel kSetMaxNRegKernels[] = {
     setmaxnreg_entry<SetMaxNRegLargeTiles>(lesson::kSetMaxNRegLarge),
     setmaxnreg_entry<WarpSpecTiles>(lesson::kWarpSpecialized),
     setmaxnreg_entry<WarpSpecSmallTiles>(lesson::kWarpSpecializedSmall)};
+static const TiledKernel kSetMaxNRegLaneKernels[] = {
+    setmaxnreg_entry<SetMaxNRegSmallTiles, true>(lesson::kSetMaxNRegSmall),
+    setmaxnreg_entry<SetMaxNRegLargeTiles, true>(lesson::kSetMaxNRegLarge),
+    setmaxnreg_entry<WarpSpecTiles, true>(lesson::kWarpSpecialized),
+    setmaxnreg_entry<WarpSpecSmallTiles, true>(lesson::kWarpSpecializedSmall)};
 static const TiledKernel kWarpSpecSmallKernel = {
     lesson::kWarpSpecializedSmall, sgemmWarpSpecialized<WarpSpecSmallTiles, lesson::kProducerWarps, true>,
     sgemmWarpSpecialized<WarpSpecSmallTiles, lesson::kProducerWarps, false>, WarpSpecSmallTiles::kSmemBytes,
@@ -248,6 +256,7 @@ struct Runner {
   cublasHandle_t cublas;
   int smem_optin = 48 << 10;  // cudaDeviceProp::sharedMemPerBlockOptin
   bool setmaxnreg = false;    // this build's code for the GPU has setmaxnreg (10.'s setmaxnreg_probe)
+  const TiledKernel* setmaxnreg_kernels = kSetMaxNRegKernels;  // kSetMaxNRegLaneKernels with --lane-release
 
   void launch(lesson::Kind k, const float* A, const float* B, float* C, int M, int N, int K) {
     const dim3 block16(BLOCK_SIZE, BLOCK_SIZE);
@@ -296,7 +305,7 @@ struct Runner {
       case lesson::SetMaxNReg: {  // its shape for this size, else step 9's 4 stages, else 2
         const bool large = (long long)M * N >= lesson::kSetMaxNRegLargeFrom;
         launch_first_fit("sgemmSetMaxNReg",
-                         {&kSetMaxNRegKernels[large ? 1 : 0], &kSetMaxNRegKernels[2], &kSetMaxNRegKernels[3]},
+                         {&setmaxnreg_kernels[large ? 1 : 0], &setmaxnreg_kernels[2], &setmaxnreg_kernels[3]},
                          smem_optin, A, B, C, M, N, K);
         break;
       }
@@ -393,7 +402,8 @@ static void run_lesson(Runner& run) {
     if (ran) wrong("sgemmWarpSpecialized with 2 stages");
     // sgemmSetMaxNReg at each of its shapes that this GPU can hold (the launch picks one per size),
     // checked here on every case too, silently.
-    for (const TiledKernel& k : kSetMaxNRegKernels) {
+    for (size_t i = 0; i < std::size(kSetMaxNRegKernels); ++i) {
+      const TiledKernel& k = run.setmaxnreg_kernels[i];
       ran = false;
       run_into(s, dC, C, [&] {
         ran = launch_tiled(k, k.cfg.group, run.smem_optin, dA, dB, dC, s.M, s.N, s.K);
@@ -573,7 +583,7 @@ static int fp32_fma_per_sm_clock(const cudaDeviceProp& p) {
 
 // `only`: one kernel's name (cuBLAS is timed beside it), or nullptr for all.
 static void run_bench(Runner& run, const cudaDeviceProp& prop, int reps, const std::vector<int>& sizes,
-                      const std::string& csv_dir, const char* only) {
+                      const std::string& csv_dir, const char* only, const char* csv_suffix) {
   std::vector<std::string> cols{"kernel", "n", "time_ms", "tflops", "pct_of_cublas", "pct_of_fp32_peak"};
   for (const auto& c : wb::timing_columns()) cols.push_back(c);
   wb::CsvTable table(cols);
@@ -603,10 +613,11 @@ static void run_bench(Runner& run, const cudaDeviceProp& prop, int reps, const s
     }
   }
   std::fprintf(stderr, "\nmatMul on %s (FP32; cublasSgemm with CUBLAS_PEDANTIC_MATH: no TF32, no tensor cores; "
-               "median of %d runs; TFLOP/s = 2 n^3 / time)\n", prop.name, reps);
+               "median of %d runs; TFLOP/s = 2 n^3 / time)%s\n", prop.name, reps,
+               *csv_suffix ? "; sgemmSetMaxNReg with --lane-release" : "");
   table.print(stderr);
   if (!csv_dir.empty())
-    table.write(wb::csv_path(csv_dir, prop, only ? std::string("matMul_") + only : "matMul"));
+    table.write(wb::csv_path(csv_dir, prop, (only ? std::string("matMul_") + only : std::string("matMul")) + csv_suffix));
 }
 
 #include "matMul_tune.cuh"  // --tune: the tune's candidates and run_tune
@@ -614,7 +625,7 @@ static void run_bench(Runner& run, const cudaDeviceProp& prop, int reps, const s
 int main(int argc, char** argv) {
   wb::Args args(argc, argv,
                 "usage: matMul [--bench [--kernel NAME] [--reps R] [--n N] [--csv-dir DIR]] [--profile]\n"
-                "              [--tune [--reps R] [--n N] [--csv-dir DIR]]\n"
+                "              [--tune [--reps R] [--n N] [--csv-dir DIR]] [--lane-release]\n"
                 "  (no options)  every kernel on every lesson case, checked (the golden output)\n"
                 "  --bench       also time every kernel at n = 1024, 2048, 4096, 8192 (n x n x n, FP32)\n"
                 "  --kernel NAME time only that kernel, and cublasSgemm beside it\n"
@@ -624,13 +635,17 @@ int main(int argc, char** argv) {
                 "  --profile     instead, one checked launch of each kernel at 4096^3 (for ncu)\n"
                 "  --tune        instead, time the tune's tile shapes of sgemmTuned in every block order\n"
                 "                at n = 2048 and 4096, then the best at 2048 and the best four at 4096\n"
-                "                at 8192 (or only at --n)");
+                "                at 8192 (or only at --n)\n"
+                "  --lane-release  sgemmSetMaxNReg with one arrival on empty[s] per consumer thread, not\n"
+                "                per warp (what racecheck can follow); the lesson, or with --bench\n"
+                "                --kernel sgemmSetMaxNReg (CSV matMul_sgemmSetMaxNReg_laneRelease.csv)");
   const bool bench = args.flag("--bench");
   const bool profile = args.flag("--profile");
   const bool tune = args.flag("--tune");
   const int reps = static_cast<int>(args.count("--reps", 20, 1, 100000));
   const int n_only = static_cast<int>(args.count("--n", 0, 1, 32768));
   const std::string kernel = args.text("--kernel", "");
+  const bool lane_release = args.flag("--lane-release");
   if (!tune) args.only_with("--bench", {"--reps", "--n", "--csv-dir", "--kernel"});
   else args.only_with("--bench", {"--kernel"});
   const std::string csv_dir = args.out_dir("--csv-dir");
@@ -643,6 +658,8 @@ int main(int argc, char** argv) {
     for (const auto& k : lesson::kKernels) names += std::string(" ") + k.name;
     wb::bad_input("--kernel " + kernel + ": no such kernel; one of:" + names);
   }
+  if (lane_release && (profile || tune || (bench && kernel != "sgemmSetMaxNReg")))
+    wb::bad_input("--lane-release changes only sgemmSetMaxNReg: the lesson, or --bench --kernel sgemmSetMaxNReg");
   if (tune && n_only % 256 != 0) wb::bad_input("--tune --n " + std::to_string(n_only) + ": must be a multiple of 256");
   std::vector<int> sizes = n_only ? std::vector<int>{n_only} : std::vector<int>{1024, 2048, 4096, 8192};
   if (tune && !n_only) sizes = {2048, 4096};
@@ -656,6 +673,7 @@ int main(int argc, char** argv) {
   if (profile) wb::require_device_memory(bytes_for(profile_n), "--profile");
   Runner run;
   run.smem_optin = int(prop.sharedMemPerBlockOptin);
+  if (lane_release) run.setmaxnreg_kernels = kSetMaxNRegLaneKernels;
   {  // does this build's code for this GPU have setmaxnreg (step 10)?
     int* d_has = nullptr;
     int has = 0;
@@ -683,7 +701,9 @@ int main(int argc, char** argv) {
     run_tune(run, prop, reps, sizes, tune_final_n, csv_dir);
   } else {
     run_lesson(run);
-    if (bench) run_bench(run, prop, reps, sizes, csv_dir, kernel.empty() ? nullptr : kernel.c_str());
+    if (bench)
+      run_bench(run, prop, reps, sizes, csv_dir, kernel.empty() ? nullptr : kernel.c_str(),
+                lane_release ? "_laneRelease" : "");
   }
   CUBLAS_CHECK(cublasDestroy(run.cublas));
 

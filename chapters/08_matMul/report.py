@@ -316,9 +316,9 @@ def step(k, prev):  # k at 4096³: its TFLOP/s, its gain over the step before, i
                       vs_cublas(q, k, 4096))
 
 
-def alone(name, k, g):
-    """k run alone beside cuBLAS (matMul_<k>_<n>.csv) at 2048, 4096 and 8192: cuBLAS's time over k's."""
-    files = [f"matMul_{k}_{n}.csv" for n in (2048, 4096, 8192)]
+def alone(name, k, g, variant=""):
+    """k run alone beside cuBLAS (matMul_<k><variant>_<n>.csv) at 2048, 4096 and 8192: cuBLAS's time over k's."""
+    files = [f"matMul_{k}{variant}_{n}.csv" for n in (2048, 4096, 8192)]
     return Value(f"matMul.{name}.{g}", files[0],
                  lambda q: tuple(q(csv=f, kernel="cublasSgemm")["time_ms"] / q(csv=f, kernel=k)["time_ms"] for f in files),
                  "{:.3f}×, {:.3f}× and {:.3f}×", gpu=g)
@@ -467,6 +467,7 @@ def setmaxnreg_h100():  # step 10 (timed on the H100 only): its step over step 9
         Value(P + f"smr_vs_cublas.{g}", CSV, lambda q: tuple(vs_cublas(q, "sgemmSetMaxNReg", n) for n in (2048, 4096, 8192)),
               "{:.3f}×, {:.3f}× and {:.3f}×", gpu=g),
         alone("smr_alone", "sgemmSetMaxNReg", g),
+        alone("smr_lane_release_alone", "sgemmSetMaxNReg", g, "_laneRelease"),
     ]
 
 

@@ -30,7 +30,10 @@
 //
 // Arrivals. Step 9's consumers arrive on empty[s] one thread at a time (256 arrivals per stage);
 // here lane 0 of each consumer warp arrives once all 32 lanes have read the stage (__syncwarp), so
-// empty[s] expects 8 arrivals.
+// empty[s] expects 8 arrivals. compute-sanitizer's racecheck reports lanes 1-31's reads of a stage
+// as racing with the producers' refill; kLaneRelease = true (matMul --lane-release) is the same
+// kernel with step 9's arrivals, one per consumer thread, which racecheck follows (the test
+// matMul.racecheck_sgemmSetMaxNReg).
 using lesson::kRegsConsumer;  // 232 and 40 (matMul_lesson.h)
 using lesson::kRegsProducer;
 
@@ -44,8 +47,9 @@ using lesson::kRegsProducer;
 // step only where it has.
 __global__ void setmaxnreg_probe(int* has) { *has = WB_SETMAXNREG; }
 
-// 10. T: the consumers' tiling (step 7's Tiles<>), NPROD producer warps (one warpgroup: 4).
-template <class T, int NPROD, bool kFull>
+// 10. T: the consumers' tiling (step 7's Tiles<>), NPROD producer warps (one warpgroup: 4);
+// kLaneRelease: every consumer thread arrives on empty[s] (for racecheck), not lane 0 of each warp.
+template <class T, int NPROD, bool kFull, bool kLaneRelease = false>
 __global__ void __launch_bounds__(T::kThreads + 32 * NPROD, 1)
     sgemmSetMaxNReg(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N,
                     int K, int group) {
@@ -61,12 +65,16 @@ __global__ void __launch_bounds__(T::kThreads + 32 * NPROD, 1)
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
   __shared__ unsigned long long full[S], empty[S];
   if (tid == 0)
-    for (int s = 0; s < S; ++s) mbar_init(&full[s], NP), mbar_init(&empty[s], NC / 32);
+    for (int s = 0; s < S; ++s) mbar_init(&full[s], NP), mbar_init(&empty[s], kLaneRelease ? NC : NC / 32);
   __syncthreads();
   auto wait_full = [&](int kt) { mbar_wait(&full[kt % S], (kt / S) & 1); };
   auto release = [&](int kt) {
-    __syncwarp();  // every lane of this warp has read the stage
-    if (lane == 0) mbar_arrive(&empty[kt % S]);
+    if constexpr (kLaneRelease) {
+      mbar_arrive(&empty[kt % S]);
+    } else {
+      __syncwarp();  // every lane of this warp has read the stage
+      if (lane == 0) mbar_arrive(&empty[kt % S]);
+    }
   };
   auto wait_empty = [&](int kt) { mbar_wait(&empty[kt % S], ((kt / S) - 1) & 1); };
   auto filled = [&](int kt) { mbar_arrive_after_copies(&full[kt % S]); };
