@@ -1,7 +1,7 @@
 // Chapter 04 — shfl_vs_smem: one exchange between the lanes of a warp through a shuffle
 // (__shfl_xor_sync) against the same exchange through shared memory (store, __syncwarp, load),
-// timed with clock64 inside the kernel: latency (a dependent chain) and throughput (independent
-// exchanges), with one warp on an SM and with the SM full.
+// timed by reading %clock64 (wb::clock_now()) inside the kernel: latency (a dependent chain) and
+// throughput (independent exchanges), with one warp on an SM and with the SM full.
 //
 // Run:    ./build/bin/shfl_vs_smem                  (quick: every kernel once, values checked)
 //         ./build/bin/shfl_vs_smem --bench [--reps 21] [--csv-dir DIR]
@@ -16,11 +16,11 @@
 //   2. smemChain<ILP>  buf[p][lane] = v; __syncwarp(); v = buf[p][lane ^ m]   (p = 0, 1, 0, ...:
 //                      two buffers, so one __syncwarp per exchange is enough: a lane overwrites a
 //                      buffer only after the next barrier, which every lane reaches after its load)
-// Each warp runs STEPS steps of ILP exchanges; lane 0 records clock64() before and after them and
-// the SM it ran on. The result of every exchange feeds the next one, and the last values are
-// written out, so nothing can be dropped.
+// Each warp runs STEPS steps of ILP exchanges; every lane reads %clock64 (wb::clock_now()) before
+// and after them, and lane 0 records the two readings and the SM it ran on. The result of every
+// exchange feeds the next one, and the last values are written out, so nothing can be dropped.
 // Latency: cycles per step of the median warp. Throughput: per SM, the warp exchanges of all its
-// warps over the SM's span (first start to last end: clock64 is one counter per SM); the median
+// warps over the SM's span (first start to last end: %clock64 is one counter per SM); the median
 // SM. (One warp's own elapsed time would overstate it: with the SM full, the median warp's time is
 // shorter than the SM's span. Why is not measured; one hypothesis is that the scheduler favours
 // some warps, which then finish early.)

@@ -1,9 +1,10 @@
 // Erratum (source 001): its subgroup_min template chooses between the _sync and the legacy shuffle
 // with `#if CUDA_VERSION >= 9000`. CUDA_VERSION is defined by cuda.h (the driver API header), which
-// nvcc does not include by itself (it includes cuda_runtime.h, which defines CUDART_VERSION). Compiled
-// as 001 wrote it, CUDA_VERSION is an unknown identifier, `#if` reads it as 0, and the legacy branch
-// is compiled: on CUDA 13, `identifier "__shfl_xor" is undefined`. With -DCONTROL the file includes
-// cuda.h first and compiles. The test warpReduce.erratum.cuda_version_guard checks both.
+// nvcc does not include by itself (it includes cuda_runtime.h, whose cuda_runtime_api.h defines
+// CUDART_VERSION). Compiled as 001 wrote it, CUDA_VERSION is an unknown identifier, `#if` reads it
+// as 0, and the legacy branch is compiled: on CUDA 13, `identifier "__shfl_xor" is undefined`. With
+// -DCONTROL the file includes cuda.h first and compiles. The test
+// warpReduce.erratum.cuda_version_guard checks both.
 #ifdef CONTROL
 #include <cuda.h>
 #endif
