@@ -23,7 +23,8 @@
 //   6. transposeSmemUnrollPad  5. padded (source 004's final kernel)
 //   7. transposeTiled          ours: 64 x 64 tiles, 512 threads, 8 independent loads issued per
 //                              thread before its barrier, conflict-free padding, blocks down
-//                              the input first, loads with the PTX hint .L2::256B (sm_80 and up)
+//                              the input first, loads with the PTX hint .L2::256B (used on sm_80
+//                              and up: see load_input)
 //   8. cublasSgeam             the library peer (C = A^T with beta = 0)
 //   (bench only) transposeTiled_colsFirst  7. with its blocks numbered as in 1 to 6
 //   (bench only) transposeTiled_plainLoads 7. with plain loads, without the .L2::256B hint
@@ -162,7 +163,10 @@ __global__ void transposeSmemUnrollPad_004boundary(float* out, const float* in, 
 // its ld_nc_L2_256B first ships with CCCL 3.0 (CUDA 13.0), so an older toolkit (CUDA 12.4's CCCL
 // 2.3) gets the same instruction written as inline PTX, as CCCL writes it.
 // The bench times the same kernel without the hint, transposeTiled_plainLoads (README, "What the
-// L2::256B hint buys"). Before sm_80: __ldg.
+// L2::256B hint buys"). Before sm_80: __ldg. The PTX ISA's ld.global.nc notes give
+// .level::prefetch_size (.L2::64B, .L2::128B, .L2::256B) from sm_75, but ptxas 13.0 rejects
+// .L2::256B for sm_75 ("Modifier '.L2::256B' requires .target sm_80 or higher"; .L2::64B and
+// .L2::128B assemble there), and CCCL declares ld_nc_L2_256B for SM_80 and up.
 template <bool kL2Fetch256>
 __device__ __forceinline__ float load_input(const float* p) {
 #if __CUDA_ARCH__ >= 800
