@@ -1,6 +1,7 @@
 // Checker of exercise reduceSmemTree (chapter 06): every block sum, exactly, for nine sizes from 1
-// to 2^22 + 5 (partial blocks, a single element). racecheck and synccheck (CMakeLists.txt) judge
-// the barriers: a tree without them can sum right by luck. Times the exercise against reduceSmemRef
+// to 2^22 + 5 (partial blocks, a single element). racecheck (a missing barrier between steps) and
+// synccheck (a barrier in divergent code), both in CMakeLists.txt, judge the barriers: a tree
+// without them can sum right by luck. Times the exercise against reduceSmemRef
 // (reduce_check.h): the chapter's reduceSmem tree with DIM = 256 and a __syncthreads() at every step.
 #include "exercise.h"
 constexpr unsigned DIM = 256;
