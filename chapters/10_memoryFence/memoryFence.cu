@@ -20,7 +20,7 @@
 //   threadFenceReduction.cuh
 //   2. sumThreadfence     one-pass sum: store the block's partial, __threadfence(), atomicAdd a
 //                         ticket; the last block adds the partials (the Programming Guide's
-//                         __threadfence() example, fenced on both sides)
+//                         one-pass sum, fenced on both sides)
 //   3. sumReleaseAcquire  the same with ticket.fetch_add(1, acq_rel) at device scope, no fence call
 //   4. sumNoFence         --bench only: the fences removed, to price them (formally racy; its sum
 //                         is reported, not trusted)

@@ -1,7 +1,7 @@
 // Chapter 10 — memoryFence, idea 2: a fence that matters. One-pass sums: each block publishes its
 // partial, takes a ticket, and the block that draws the last ticket adds the partials (the
-// Programming Guide's __threadfence() example; CUDA's sample of the same name). Included by
-// memoryFence.cu.
+// Programming Guide's one-pass sum, isLastBlockDone; CUDA's sample threadFenceReduction). Included
+// by memoryFence.cu.
 #pragma once
 
 #include <cuda/atomic>
