@@ -21,7 +21,8 @@ namespace tile_double {
 
 // The lanes of one 8-byte warp access that collide: per half-warp (the group wb::ex::wavefronts
 // serves together: the workbook's model of 64-bit accesses, stated by no Guide section from
-// compute capability 5.x on, which Nsight Compute's conflict counters agree with on these tiles),
+// compute capability 5.x on; Nsight Compute's conflict counters give the same verdicts on the
+// solutions and wrong answers, which do not separate it from a whole-warp rule),
 // the banks that must deliver the most distinct 4-byte words, when more than one.
 // Returns, per lane, the index of its colliding bank in that half-warp (-1: none), and the
 // wavefronts of each half-warp.

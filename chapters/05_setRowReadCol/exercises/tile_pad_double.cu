@@ -11,7 +11,8 @@
 //
 // Hint: a double is 8 bytes, two banks. The bank model serves a warp's 64-bit access a half-warp
 // (16 lanes, 128 bytes) at a time (the workbook's model: the Guide states no such rule from
-// compute capability 5.x on; Nsight Compute agrees with it on these tiles), so ask which banks
+// compute capability 5.x on; Nsight Compute's conflict counters give the same verdicts on the
+// solution and the wrong answer, as counting the whole warp at once would), so ask which banks
 // lanes 0-15 of a column read touch: 16 rows, which need 16 different bank pairs, and there are
 // only 16 pairs. Padding each row by p doubles moves each row 2p banks on; try p = 1 and p = 2 on
 // rows 0 to 15 before you choose.

@@ -12,7 +12,8 @@
 // on, col ^ f(row) leaves the row and the checker rejects it). Row stores: a half-warp's columns
 // 0-15 (or 16-31) of a row stay together, on columns 0-15 or on 16-31 (bit 4 of col ^ f(row) is
 // the same for all 16), one aligned group of 16 doubles, so any such f keeps them conflict-free.
-// (Permuting the row is not enough by itself: swapping columns 1 and 16 conflicts.) For the column
+// (In the bank model, permuting the row is not enough by itself: swapping columns 1 and 16 puts
+// slots 0 and 16, one bank pair, in the same half-warp.) For the column
 // loads, list the 16 rows of a half-warp (the bank model serves a 64-bit access 16 lanes at a time:
 // the workbook's model; the Guide states no such rule from compute capability 5.x on) and ask which
 // bank pair each lands on. A row is 32 doubles = 64 words, twice round the 32 banks, so row r's
