@@ -1,4 +1,4 @@
-// Exercise stencilRadius (chapter 09, demanding): any radius, any block size.
+// Exercise stencilRadius (chapter 09, demanding): any radius up to kMaxRadius (64), any block size.
 //
 // Task: the stencil of exercise stencilHalo, out[i] = sum over k = 1..R of coef[k] * (in[i + k] -
 // in[i - k]), `in` valid on [-R, N + R), but R is a template parameter (the checker tries 1, 4, 16

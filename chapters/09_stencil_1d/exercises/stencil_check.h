@@ -38,7 +38,7 @@ struct SharedNaN {
 // Returns the host array with the guards; element i of the input is at [kGuard + r + i].
 inline std::vector<float> padded_input(int n, int r) {
   std::vector<float> h(size_t(n) + 2 * r + 2 * kGuard, std::nanf(""));
-  for (int i = -r; i < n + r; ++i) h[size_t(kGuard + r + i)] = float((i * 7919 + 13) % 2001 - 1000);
+  for (int i = -r; i < n + r; ++i) h[size_t(kGuard + r + i)] = float((static_cast<long long>(i) * 7919 + 13) % 2001 - 1000);
   return h;
 }
 inline std::vector<float> cpu_stencil(const std::vector<float>& h, int n, int r, const std::vector<float>& c) {
