@@ -71,7 +71,8 @@ constexpr unsigned SMEMDIM = DIM / 32;  // one slot per warp: 4 (the book's comm
 // ---------------------------------------------------------------------------------------------
 // Fixes (see the README's errata), each where the book's kernel needs it. Besides unsigned sums,
 // __shfl_xor_sync with a full mask for the removed __shfl_xor, integer adds for reduceIntegerShfl.cu's
-// floats and sum4Blocks' per-load guards (below), these two:
+// floats, sum4Blocks' per-load guards and the tree's steps for DIM only (both below; three
+// __syncthreads() fewer than the book's), these two:
 //  * reduceGmem, reduceSmem and reduceShfl: in a block that the end of the array cuts, the book
 //    returns early for idx >= n, before __syncthreads() (and, in reduceShfl, before shuffles): the
 //    Programming Guide allows __syncthreads() in conditional code only where the condition is the
@@ -97,8 +98,10 @@ __device__ __forceinline__ unsigned lastWarpSmem(unsigned* smem, unsigned tid) {
   return v;
 }
 
-// The book's tree over DIM values in shared memory: its unrolled steps for 1024, 512, 256 and 128
-// threads (the loop starts at DIM / 2, so only those for DIM and below exist), then the last warp. Valid in thread 0.
+// The book's tree over DIM values in shared memory, then the last warp. Valid in thread 0. The book
+// tests blockDim.x at run time and runs a __syncthreads() after each of its steps for 1024, 512, 256
+// and 128 threads; the loop here starts at DIM / 2, so only the step for DIM and its barrier exist:
+// three barriers fewer than the book's at 128 threads (so too in reduceGmem and reduceSmemUnrollShfl).
 __device__ __forceinline__ unsigned smemTree(unsigned* smem, unsigned tid) {
   __syncthreads();
 #pragma unroll
