@@ -222,8 +222,8 @@ static Matrix vec_kernel(const Problem& p, bool double_buffer, bool warp_tile = 
 // 9. and 10. sgemmWarpSpecialized, sgemmSetMaxNReg: the same copy and compute index arithmetic with `copiers` producer
 // threads doing every copy (0: the computing threads copy, as in 7. and 8.). The model runs each
 // stage's copies before its compute, in order: it checks which thread copies and computes which
-// element, not the mbarrier protocol (the GPU runs test that: memcheck, synccheck and initcheck
-// steps 9 and 10, racecheck step 9 only; CMakeLists.txt).
+// element, not the mbarrier protocol (the GPU tests do: memcheck, synccheck and initcheck steps 9
+// and 10; racecheck step 9, and step 10 only in its --lane-release form; CMakeLists.txt).
 static Matrix tiled_kernel(const Problem& p, const lesson::TileCfg& c, int copiers = 0) {
   const Case s = p.s;
   const int nt = c.threads(), lda = c.bm + 4, tiles_m = (s.M + c.bm - 1) / c.bm, tiles_n = (s.N + c.bn - 1) / c.bn;

@@ -294,8 +294,8 @@ def tuned_rank_spread(q):
             if gap > spread:
                 outside.append(f"at {n}³ on the {name}: {gap:.1f}% behind the tune's fastest, its runs "
                                f"{math.ceil(spread * 10) / 10:.1f}% apart")
-    return "orders inside the spread of the shape's three runs (the tune, the ladder's, alone)" + (
-        " but " + "; ".join(outside) if outside else "")
+    return "ranks within the spread of the shape's own three runs (the tune's, the ladder's, alone)" + (
+        ", except " + "; ".join(outside) if outside else "")
 
 
 def tune_ws_tiling(q):

@@ -10,8 +10,9 @@
 // block:
 // - NPROD producer warps (the last ones) copy k-tiles into a ring of T::STAGES stages with
 //   cp.async and never compute;
-// - T::kThreads consumer threads compute exactly as in step 7 (same tiles, same fragments) and
-//   never copy.
+// - T::kThreads consumer threads compute with step 7's code (load_fragments, fma_fragments on a
+//   Tiles<>) at this step's own shape (kWarpSpecialized: 128 x 256 block tile, 64 x 64 warp tiles,
+//   16 x 8 sums per thread), and never copy.
 // Two mbarriers per stage (shared-memory objects with a phase that completes when an expected
 // number of arrivals is reached; PTX ISA, "mbarrier") tell each side when it may go on:
 // - full[s]: each producer thread arrives through cp.async.mbarrier.arrive.noinc, which the
@@ -93,7 +94,8 @@ __device__ __forceinline__ void consume_ktiles(const float* smem, int ktiles, in
   store_sums<T, kFull>(C, acc, bm, bn, a0, b0, M, N);
 }
 
-// 9. T: the consumers' tiling (as in step 7); NPROD producer warps after the T::kThreads consumers.
+// 9. T: the consumers' tiling (a Tiles<> as in step 7, at kWarpSpecialized's shape); NPROD producer
+// warps after the T::kThreads consumers.
 template <class T, int NPROD, bool kFull>
 __global__ void __launch_bounds__(T::kThreads + 32 * NPROD, T::MINB)
     sgemmWarpSpecialized(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M,

@@ -29,11 +29,14 @@
 // there.
 //
 // Arrivals. Step 9's consumers arrive on empty[s] one thread at a time (256 arrivals per stage);
-// here lane 0 of each consumer warp arrives once all 32 lanes have read the stage (__syncwarp), so
-// empty[s] expects 8 arrivals. compute-sanitizer's racecheck reports lanes 1-31's reads of a stage
-// as racing with the producers' refill; kLaneRelease = true (matMul --lane-release) is the same
-// kernel with step 9's arrivals, one per consumer thread, which racecheck follows (the test
-// matMul.racecheck_sgemmSetMaxNReg).
+// here lane 0 of each consumer warp arrives once all 32 lanes have read the stage (__syncwarp, PTX
+// bar.warp.sync -1), so empty[s] expects 8 arrivals. That lane 0's arrival (mbarrier.arrive:
+// .release, .cta by default) also orders lanes 1-31's reads before the refill is our reading of the
+// PTX ISA. compute-sanitizer's racecheck does not follow it: it reports hazards between the
+// producers' cp.async writes and the consumers' reads of a stage (logs/matMul_racecheck_step10.log
+// under plots/data/h100/; the log names no lanes). kLaneRelease = true (matMul --lane-release) is the
+// same kernel with step 9's arrivals, one per consumer thread, for the test
+// matMul.racecheck_sgemmSetMaxNReg; the timed per-warp form is not race-checked.
 using lesson::kRegsConsumer;  // 232 and 40 (matMul_lesson.h)
 using lesson::kRegsProducer;
 
