@@ -12,7 +12,8 @@
 // Which k for row r makes column c land in a different bank in each of the 32 rows? Check both
 // directions: a fixed c over r = 0..31 (the column read) and a fixed r over c (the row store).
 //
-// Judged: every element of every shape, exactly; the chapter's bank model on tile_index (no GPU
+// Judged: every element of every shape, exactly; the kernel's static shared memory is exactly
+// kTileWords floats (cudaFuncGetAttributes); the chapter's bank model on tile_index (no GPU
 // needed: the 32 x 32 elements in distinct words of [0, 1024), and both the row store and the
 // column load 1 wavefront); Nsight Compute's shared-memory bank conflicts of the kernel on the
 // checker's three small --quick shapes, which must be 0 (at full-GPU scale ncu counts a few even

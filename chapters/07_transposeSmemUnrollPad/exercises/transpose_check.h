@@ -6,8 +6,9 @@
 //                 (lane = column, 32 stores) and loads a tile column (lane = row, 32 loads); each
 //                 of the 64 accesses must take 1 wavefront, and the 32 x 32 elements must map to
 //                 distinct words inside kTileWords.
-//   (default)     every shape of the chapter on the GPU, every element exact against a CPU transpose
-//                 (--quick: three small shapes, two of them with partial tiles).
+//   (default)     the kernel's static shared memory is kTileWords floats; every shape of the chapter
+//                 on the GPU, every element exact against a CPU transpose (--quick: three small
+//                 shapes, two of them with partial tiles).
 #pragma once
 
 #include <iterator>
@@ -69,6 +70,14 @@ inline int run_checker(int argc, char** argv) {
   wb::ex::Checker ck(argc, argv, WB_EXERCISE_ATTEMPTED, true);
   if (ck.bank_model()) return bank_model(ck);
   ck.require_device();
+  // The tile the kernel declares must be the tile the bank model judged: kTileWords floats (a padded
+  // tile with a swizzled tile_index would pass every other check of transposeSwizzle).
+  cudaFuncAttributes attr{};
+  CUDA_CHECK(cudaFuncGetAttributes(&attr, EX_KERNEL));
+  ck.expect_true("the kernel's shared tile", attr.sharedSizeBytes == sizeof(float) * kTileWords,
+                 std::to_string(attr.sharedSizeBytes) + " bytes of static shared memory, not kTileWords = " +
+                     std::to_string(kTileWords) + " floats (" + std::to_string(sizeof(float) * kTileWords) +
+                     " bytes)");
   auto launch = [](auto kernel, float* out, const float* in, int rows, int cols) {
     kernel<<<dim3((cols + 31) / 32, (rows + 31) / 32), dim3(32, 8)>>>(out, in, rows, cols);
   };
