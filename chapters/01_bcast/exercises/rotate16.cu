@@ -3,9 +3,10 @@
 // Task: split the array into groups of 16 consecutive elements (the last group holds n % 16 of
 // them when n is not a multiple of 16). Within each group of len elements, element j (0 <= j < len)
 // receives element (j + k) % len:  out[g + j] = in[g + (j + k) % len],  0 <= k < 16.
-// Use one __shfl_sync per lane, no shared memory, no barrier, and keep every value in registers
-// (the SASS rules in rotate16.sass reject local memory and a stack frame; a device printf with
-// arguments can bring both). The checker tries n = 1, 5, 16, 17, 100, 1000, 4099, and
+// Use one __shfl_sync per lane, no shared memory, no __syncthreads() (the shuffle needs no barrier;
+// the SASS rules in rotate16.sass reject BAR, not a __syncwarp(), which nvcc 13.0 makes a NOP on
+// sm_90), and keep every value in registers (the rules reject local memory and a stack frame; a
+// device printf with arguments can bring both). The checker tries n = 1, 5, 16, 17, 100, 1000, 4099, and
 // (1 << 20) + 7 outside quick mode, and k = 0, 1, 5, 15 with 128-thread blocks.
 //
 // Hint: with width 16, srcLane is taken modulo 16 (rule 3), which rotates a full group for free,
