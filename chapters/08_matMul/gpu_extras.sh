@@ -51,7 +51,8 @@ if [ -x "$cs" ]; then
       echo "== compute-sanitizer --tool racecheck --print-limit 3 --kernel-name kns=$1 matMul ${2:-}"
       "$cs" --tool racecheck --print-limit 3 --kernel-name "kns=$1" "$build/bin/matMul" ${2:-} > "$logs/.rc.out" 2>&1
       echo "exit $?"
-      grep -E "RACECHECK SUMMARY|Error: Race|and (Read|Write) access" "$logs/.rc.out" | cut -c1-220 | head -7
+      grep -E "RACECHECK SUMMARY" "$logs/.rc.out"
+      grep -E "Error: Race|and (Read|Write) access" "$logs/.rc.out" | cut -c1-220 | head -4
     done
     rm -f "$logs/.rc.out"
   } > "$logs/matMul_racecheck_step10.log" 2>&1

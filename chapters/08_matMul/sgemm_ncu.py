@@ -99,7 +99,8 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--program")
     p.add_argument("--probe")
-    p.add_argument("--ncu", default="")
+    p.add_argument("--ncu", default=None,
+                   help="the ncu to use (default: the one on PATH); given empty there is none")
     p.add_argument("--csv")
     p.add_argument("--csv-dir")
     p.add_argument("--gpu", help="with --from-details: the <gpu> folder under --csv-dir")
