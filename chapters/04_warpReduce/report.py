@@ -40,7 +40,7 @@ def gbps_range(r):
 
 def cub_range(q):
     """CUB's range, after checking the README's words about the three ranges on this GPU: CUB's
-    overlaps `reduceVec4`'s, yet CUB's median is faster than `reduceVec4`'s fastest run (and, on the
+    overlaps `reduceVec4`'s, yet CUB's median is above `reduceVec4`'s fastest run (and, on the
     H100, than the copy's fastest); `reduceVec4`'s overlaps the copy's."""
     vec4, cub, copy = (gbps_range(q(kernel=k)) for k in ("reduceVec4", CUB, "copy"))
     words = {"CUB's and reduceVec4's ranges overlap": cub[0] <= vec4[1],
