@@ -111,7 +111,17 @@ def vec4_against_copy(gpu):
     return f
 
 
+def halo_vs_book(q):
+    """The exercise's and the chapter kernel's median times, in µs, from the stencilHalo checker's line."""
+    m = re.search(r"stencilHalo: solutions passed;.*?exercise ([\d.]+) us, stencil_1d \(chapter 09, tiles of 32\) ([\d.]+) us",
+                  q.text(EXERCISES))
+    if not m:
+        raise DataError(q.path(EXERCISES) + ": no stencilHalo timing line")
+    return m.groups()
+
+
 RACE = "logs/race_demo.log"
+EXERCISES = "logs/exercises.log"
 VALUES = [
     Value("stencil_1d.racecheck.h200", RACE, lambda q: summary(race_log(q)[0], "RACECHECK")),
     Value("stencil_1d.synccheck.h200", RACE, lambda q: summary(race_log(q)[1], "ERROR")),
@@ -145,6 +155,8 @@ VALUES = [
           lambda q: span([r["pct_of_copy"] for r in q.rows(where=lambda r: r["kernel"] == "cudaMemcpy")],
                          "{:.1f}%", sep=" to "),
           gpu="h100"),
+    # the stencilHalo exercise's solution against the chapter's stencil_1d at N = 1,000,003 (its checker's timing)
+    Value("stencil_1d.halo_vs_book.h100", EXERCISES, halo_vs_book, "{} against {} µs", gpu="h100"),
     # the top README's headline row and copy ranges
     Field("stencil_1d.vec4_gbps.h200", CSV, "gbps", "{:.0f} GB/s", kernel="stencil_1d_vec4", size=N28),
     Field("stencil_1d.vec4_gbps.h100", CSV, "gbps", "{:.0f} GB/s", "h100", kernel="stencil_1d_vec4", size=N28),
