@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Chapter 08's GPU work beyond --bench: the global loads, L1/L2 sectors, DRAM bytes and shared
-# wavefronts of every kernel under Nsight Compute, against the text's read counts (matMul_traffic.csv);
+# wavefronts of each of our kernels (not cuBLAS's) under Nsight Compute, against the text's read
+# counts (matMul_traffic.csv);
 # the tune (sgemm_tune.csv: step 7's body at the tune's shapes, which ranks sgemmTuned's hand-set
 # shapes); steps 8 to 10 each alone beside cuBLAS, 50 runs (matMul_<kernel>_<n>.csv), and step 10
 # so with --lane-release (matMul_sgemmSetMaxNReg_laneRelease_<n>.csv); steps 5 and 7 to 10 beside
@@ -9,8 +10,9 @@
 # --lane-release (<log_dir>/matMul_racecheck_step10.log: the summary and first reports of each run).
 # usage: bash chapters/08_matMul/gpu_extras.sh <build_dir> <results_dir> <log_dir>
 # Programs are in <build_dir>/bin; CSVs go to <results_dir>/<gpu>/ (the programs' --csv-dir);
-# logs to <log_dir>/<name>.log. Exits non-zero when a step fails (a skip, exit 77, is none: step 10
-# is timed only in sm_90a code) or a CSV that a run which passed should have written is missing.
+# logs to <log_dir>/<name>.log. Exits non-zero when a step fails, when the traffic or sgemm_ncu step
+# skips (exit 77: no GPU or no ncu), or when a CSV that a run which passed should have written is
+# missing; a run alone that skips (exit 77: step 10 is timed only in sm_90a code) is no failure.
 set -uo pipefail
 [ $# -eq 3 ] || { echo "usage: $0 <build_dir> <results_dir> <log_dir>" >&2; exit 2; }
 build=$1 results=$2 logs=$3

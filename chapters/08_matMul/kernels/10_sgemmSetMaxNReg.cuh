@@ -36,7 +36,8 @@
 // producers' cp.async writes and the consumers' reads of a stage (logs/matMul_racecheck_step10.log
 // under plots/data/h100/; the log names no lanes). kLaneRelease = true (matMul --lane-release) is the
 // same kernel with step 9's arrivals, one per consumer thread, for the test
-// matMul.racecheck_sgemmSetMaxNReg; the timed per-warp form is not race-checked.
+// matMul.racecheck_sgemmSetMaxNReg; no test race-checks the timed per-warp form (gpu_extras.sh runs
+// racecheck on it only to keep the record above).
 using lesson::kRegsConsumer;  // 232 and 40 (matMul_lesson.h)
 using lesson::kRegsProducer;
 
