@@ -36,8 +36,8 @@
 //
 // The --bench harness is memoryFence_bench.cuh.
 //
-// Self-checks (exit 1): every value each thread of the example read; every sum against an exact
-// CPU sum (outputs poisoned first); the sums launched in the remote domain; the copy, byte for byte.
+// Self-checks (exit 1): every value each thread of the example read; every sum but sumNoFence's (a
+// mismatch of it is a note) against an exact CPU sum, outputs poisoned first; the copy, byte for byte.
 // Every spin-wait is bounded (10 s on the GPU, 20 s on the host): a bug fails, it never hangs.
 #include <cub/device/device_reduce.cuh>
 #include <cuda/atomic>
@@ -193,7 +193,7 @@ static SumBuffers alloc_sum(size_t n, int max_grid, const cudaDeviceProp& prop) 
   CUDA_CHECK(cudaMalloc(&s.ticket, sizeof(unsigned)));
   CUDA_CHECK(cudaMalloc(&s.out, sizeof(long long)));
   // The ticket counts blocks, so its start value is part of the algorithm: 0, not poison. After
-  // that, only the kernels' last blocks write it.
+  // that, only the kernels write it: each block's atomic increment, and the last block's reset to 0.
   CUDA_CHECK(cudaMemset(s.ticket, 0, sizeof(unsigned)));
   fill_input<<<4 * prop.multiProcessorCount, 256>>>(s.in, n);
   CUDA_CHECK_LAUNCH();
