@@ -4,8 +4,8 @@
 // Task: the transpose of exercise transposePad (32 x 32 tile, block 32 x 8, any shape, same launch), but
 // the tile is exactly kTileWords = 32 * 32 floats (defined by the checker): no padding word. The
 // intended layout keeps each tile row in its own 32 words and permutes the columns within the row,
-// differently for each row, so that the 32 elements of any column fall in 32 different banks (the
-// checker asks less: see "Judged"). Write
+// differently for each row, so that the 32 elements of any column fall in 32 different banks. (The
+// checker requires the 32 banks, not that each row stay in its own 32 words: see "Judged".) Write
 //   tile_index(r, c)    where element (r, c) of the tile lives (host and device), in [0, 1024);
 //   transposeSwizzle    the kernel, accessing the tile only as tile[tile_index(r, c)].
 // Hint: for a fixed k, c -> c ^ k (xor) is one to one over c = 0..31: a permutation of a row.
