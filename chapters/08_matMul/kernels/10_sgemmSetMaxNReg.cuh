@@ -8,9 +8,10 @@
 
 // Registers. At launch every thread of a kernel gets the same number of registers, and ptxas (the
 // assembler from PTX to SASS) caps step 9's block of 12 warps (8 consumers, 4 producers) at 168,
-// with 128 sums per consumer thread (so it caps a block of 9 warps too; our reading: the SM's four
-// sub-partitions have 16,384 registers each, and one of them holds 3 of the block's warps,
-// 3 x 32 x 168 <= 16,384). PTX setmaxnreg (sm_90a) moves registers between the warpgroups of a block
+// with 128 sums per consumer thread. 65,536 / 384 alone would allow 168 too, but ptxas (nvcc 13.0,
+// -Xptxas -v) also gives __launch_bounds__(288, 1), 9 warps, 168 where 65,536 / 288 would allow
+// 224; our reading: the SM's four sub-partitions have 16,384 registers each, and one of them holds
+// 3 of the block's warps, 3 x 32 x 168 <= 16,384. PTX setmaxnreg (sm_90a) moves registers between the warpgroups of a block
 // (PTX ISA: "a set of four contiguous warps such that the warp-rank of the first warp is a multiple
 // of 4") through a per-block pool ("A pool of available registers is maintained per-CTA"): the
 // producer warpgroup gives back 168 - 40 per thread (.dec to kRegsProducer), 128 x 128 = 16,384
@@ -30,9 +31,11 @@
 //
 // Arrivals. Step 9's consumers arrive on empty[s] one thread at a time (256 arrivals per stage);
 // here lane 0 of each consumer warp arrives once all 32 lanes have read the stage (__syncwarp, PTX
-// bar.warp.sync -1), so empty[s] expects 8 arrivals. That lane 0's arrival (mbarrier.arrive:
-// .release, .cta by default) also orders lanes 1-31's reads before the refill is our reading of the
-// PTX ISA. compute-sanitizer's racecheck does not follow it: it reports hazards between the
+// bar.warp.sync -1), so empty[s] expects 8 arrivals. The Programming Guide: the call to
+// __syncwarp(mask) "strongly happens before" any lane named in mask is unblocked; that lane 0's
+// arrival (mbarrier.arrive: .release, .cta by default) then orders lanes 1-31's reads before the
+// refill is our reading. In sm_90a SASS (nvcc 13.0) the __syncwarp() is only a NOP before the
+// predicated SYNCS.ARRIVE. compute-sanitizer's racecheck does not follow it: it reports hazards between the
 // producers' cp.async writes and the consumers' reads of a stage (logs/matMul_racecheck_step10.log
 // under plots/data/h100/; the log names no lanes). kLaneRelease = true (matMul --lane-release) is the
 // same kernel with step 9's arrivals, one per consumer thread, for the test
