@@ -182,9 +182,9 @@ static void bench_domains(const cudaDeviceProp& prop, size_t n, int reps, int ma
     std::function<void(cudaStream_t, cudaLaunchMemSyncDomain, int)> launch;  // (stream, domain, count)
   };
   unsigned long long* win2 = d_win + 2;
-  // The chain of tinyStore launches is captured into a CUDA graph (one per domain: capture copies
-  // the launch attributes into the kernel nodes), so that one cudaGraphLaunch puts the whole chain
-  // on the GPU at once and the time is the GPU's, not the host's launch rate.
+  // The chain of tinyStore launches is captured into a CUDA graph (one per domain; after capture each
+  // kernel node's memory sync domain is read back and checked), so that one cudaGraphLaunch puts the
+  // whole chain on the GPU at once and the time is the GPU's, not the host's launch rate.
   cudaGraphExec_t tiny_graphs[2] = {nullptr, nullptr};
   int tiny_count = -1;
   auto tiny_chain = [&](cudaStream_t st, cudaLaunchMemSyncDomain dom, int count) {
@@ -206,6 +206,15 @@ static void bench_domains(const cudaDeviceProp& prop, size_t n, int reps, int ma
       tiny_chain(cs, dom, count);
       cudaGraph_t graph;
       CUDA_CHECK(cudaStreamEndCapture(cs, &graph));
+      size_t nn = 0;  // the domain must survive capture: read it back from every kernel node
+      CUDA_CHECK(cudaGraphGetNodes(graph, nullptr, &nn));
+      std::vector<cudaGraphNode_t> nodes(nn);
+      CUDA_CHECK(cudaGraphGetNodes(graph, nodes.data(), &nn));
+      for (cudaGraphNode_t nd : nodes) {
+        cudaLaunchAttributeValue v{};
+        CUDA_CHECK(cudaGraphKernelNodeGetAttribute(nd, cudaLaunchAttributeMemSyncDomain, &v));
+        expect(v.memSyncDomain == dom, "a captured tinyStore node lost its memory sync domain");
+      }
       CUDA_CHECK(cudaGraphInstantiate(&g, graph, 0));
       CUDA_CHECK(cudaGraphDestroy(graph));
       CUDA_CHECK(cudaStreamDestroy(cs));

@@ -14,18 +14,17 @@
 // repeats on every iteration: cuda::atomic_ref's load with memory_order_acquire, or a relaxed
 // atomic (atomic_ref's relaxed load, or atomicAdd(flag, 0), the Programming Guide's own example)
 // followed by a device-scope fence once the flag is seen; read data[] with plain loads. Name the
-// memory order: atomic_ref's default, seq_cst, is correct too, but it puts a fence (and its
-// CCTL.IVALL) ahead of every load of the flag, and the SASS rule that wants every strong access to
-// the flag before the first CCTL.IVALL rejects it. Not a volatile pointer: PTX counts a volatile
-// read as a relaxed system-scope one, so volatile and a fence pass the SASS rules, but the
-// Programming Guide (volatile-qualified Variables) says CUDA C++ volatile operations "do not
-// provide any inter-thread synchronization guarantees and are therefore not suitable for this
-// purpose".
+// memory order: this exercise wants the acquire after the wait and nowhere before it, so a seq_cst
+// load (atomic_ref's default), though correct, is not accepted: it puts a fence (and its
+// CCTL.IVALL) ahead of every load of the flag. Not a volatile pointer: PTX counts a volatile read as
+// a relaxed system-scope one, but the Programming Guide (volatile-qualified Variables) says CUDA C++
+// volatile operations "do not provide any inter-thread synchronization guarantees and are therefore
+// not suitable for this purpose", and a SASS rule rejects a volatile read of the flag.
 //
 // Judged: every value of every round, over several launches of 64 rounds; and the SASS of your
-// function (consumeMessage.sass): an acquire (the CCTL.IVALL that an acquire load or
-// __threadfence() compiles to) after the flag's reads and before the loads of data[]. A wrong
-// answer may pass on the values alone; the SASS decides.
+// function (consumeMessage.sass): every atomic access to the flag (no volatile read) before the first
+// CCTL.IVALL (the acquire that an acquire load or __threadfence() compiles to), and that CCTL.IVALL
+// before the loads of data[]. A wrong answer may pass on the values alone; the SASS decides.
 // Judge it: ctest --preset default -R exercise.consumeMessage
 #define WB_NOT_ATTEMPTED  // delete this line when you start
 
