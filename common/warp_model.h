@@ -6,7 +6,9 @@
 //   * width is a power of two in [1, 32]; the warp splits into sub-groups of `width` lanes,
 //     each numbered from 0 ("logical lane"). Any other width is undefined.
 //   * x (srcLane, delta or laneMask) is used modulo 32 (its low 5 bits), as PTX's shfl.sync pseudo-code
-//     does (bval[4:0] = b[4:0]); the GPU runs here cover only x from 0 to 32.
+//     does (bval[4:0] = b[4:0]); the GPU comparison with this model (chapter 02's --explore-all) covers
+//     x from 0 to 32 only; chapter 02's part 2 also runs srcLane 18..49 and -2..29 at width 16 on the
+//     GPU, against its own CPU loops.
 //   * __shfl_sync:      source = start of my sub-group + srcLane % width.
 //   * __shfl_up_sync:   source = lane - delta; if that falls before my sub-group, I keep my value.
 //   * __shfl_down_sync: source = lane + delta; if that falls past my sub-group, I keep my value.
