@@ -87,8 +87,8 @@ struct Mailbox {  // 004's x and b, plus thread 2's y: memory the host reads whi
   int x, y, b;
 };
 
-// 1. Thread 3 is this host thread: it launches threads 1 and 2, then waits for b before it
-// synchronizes with anything.
+// 1. Thread 3 is this host thread: it launches threads 1 and 2, then waits for b (asking
+// cudaStreamQuery every 4096 loads, only to give up early if the kernel ended without writing b).
 static void run_three_threads(bool managed) {
   Mailbox* box = nullptr;  // host pointer
   Mailbox* d_box = nullptr;  // the same memory as the GPU addresses it
