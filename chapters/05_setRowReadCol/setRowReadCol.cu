@@ -5,7 +5,7 @@
 //             times each access pattern (or only NAME, beside its shape's row/row kernel) at
 //             throughput scale (table to stderr and, with --csv-dir, DIR/<gpu>/setRowReadCol.csv)
 //         python3 scripts/bank_conflicts.py --program build/bin/setRowReadCol --check --csv bc.csv
-//             the proof: Nsight Compute's shared-memory wavefront counters for every kernel
+//             the proof: Nsight Compute's shared-memory wavefront counters for the 14 one-block kernels
 // Build without CMake, in this folder:
 //   nvcc -std=c++17 -O3 -arch=native -I../../common -o setRowReadCol setRowReadCol.cu
 //
