@@ -31,8 +31,8 @@
 //   (bench only) copy, cudaMemcpy  common/copy.cuh: the fastest form of the 16-byte copy kernel
 //                              and the driver's copy, for scale; the table's pct_of_copy is
 //                              relative to copyGmem, as the book measures
-// Kernels 1 to 8 handle every shape; transposeSmemUnrollPad_004boundary keeps source 004's boundary
-// test, which assumes cols is a multiple of 64 (see README errata), for the demonstration only.
+// Kernels 1 to 8 handle any rows and cols up to the grid limit (gridDim.y <= 65535: rows <= 1,048,560
+// for 1 to 6); transposeSmemUnrollPad_004boundary keeps 004's test, which assumes cols % 64 == 0.
 //
 // Self-check (exit 1 on mismatch): every output element of kernels 1 to 8 on every test shape (and,
 // under --bench, of every timed kernel on every bench shape), against a CPU transpose (copyGmem,

@@ -1,7 +1,8 @@
 // Exercise transposePad (chapter 07, easy): a 32 x 32 tile whose column read is conflict-free,
 // by padding.
 //
-// Task: out (cols x rows) = transpose of in (rows x cols), row-major floats, any shape. A block of
+// Task: out (cols x rows) = transpose of in (rows x cols), row-major floats, any shape the checker
+// launches. A block of
 // 32 x 8 threads moves one 32 x 32 tile: it reads 32 rows of 32 consecutive floats of `in` (each
 // thread 4 of them, rows threadIdx.y, +8, +16, +24), stores them in the shared tile, waits, then
 // writes 32 rows of 32 consecutive floats of `out`, each read from a column of the tile. Launch:

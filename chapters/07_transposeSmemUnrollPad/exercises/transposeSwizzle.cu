@@ -1,7 +1,7 @@
 // Exercise transposeSwizzle (chapter 07, demanding): a conflict-free transpose tile without
 // padding (an xor swizzle).
 //
-// Task: the transpose of exercise transposePad (32 x 32 tile, block 32 x 8, any shape, same launch), but
+// Task: the transpose of exercise transposePad (32 x 32 tile, block 32 x 8, the same shapes and launch), but
 // the tile is exactly kTileWords = 32 * 32 floats (defined by the checker): no padding word. The
 // intended layout keeps each tile row in its own 32 words and permutes the columns within the row,
 // differently for each row, so that the 32 elements of any column fall in 32 different banks. (The
