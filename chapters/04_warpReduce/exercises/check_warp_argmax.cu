@@ -19,7 +19,7 @@ int main(int argc, char** argv) {
   wb::ex::Checker ck(argc, argv, WB_EXERCISE_ATTEMPTED);
   ck.require_device();
   constexpr int kBlock = 128;
-  const char* kinds[] = {"many ties", "only negative", "INT_MIN everywhere", "distinct"};
+  const char* kinds[] = {"many ties", "only negative", "INT_MIN everywhere", "random (few ties)"};
   for (int n : {1, 33, 1000, 4099, (1 << 22) + 9}) {
     if (ck.quick() && n > 4099) break;
     const int warps = (n + 31) / 32;
