@@ -19,9 +19,10 @@ namespace {
 int g_rc = 0;
 
 // One panel of a one-register kernel on BDIMX threads; `src` the lane each lane reads.
-// Checks the panel's result against the source line's CPU reference.
-void source_panel(svg::Doc& d, double y, Mode mode, unsigned x, const int* src, const std::string& caption,
-                  const SourceLine& line, const std::vector<int>& in) {
+// Checks the panel's result against the source line's CPU reference. Returns the marks the panel
+// draws (lanes BDIMX-31 are drawn as not launched, not as "not in mask").
+unsigned source_panel(svg::Doc& d, double y, Mode mode, unsigned x, const int* src, const std::string& caption,
+                      const SourceLine& line, const std::vector<int>& in) {
   const uint32_t mask = lanes_that_run(BDIMX);
   const auto reads = lanes_svg::observed_reads(mode, mask, x, BDIMX, src);
   for (int l = 0; l < BDIMX; ++l)
@@ -40,11 +41,12 @@ void source_panel(svg::Doc& d, double y, Mode mode, unsigned x, const int* src, 
          svg::kBlack, true);
   d.text(cx, y + 88, "the block has " + std::to_string(BDIMX) + " threads: these lanes are inactive,", 10.5);
   d.text(cx, y + 103, "hold no var and pass nothing", 10.5);
+  return lanes_svg::marks_of(reads) & ~static_cast<unsigned>(lanes_svg::kNotInMask);
 }
 
-// The legend of these panels: shuffle_panel's marks that occur here, and the absent lanes.
-void source_legend(svg::Doc& d, double y) {
-  lanes_svg::shuffle_legend(d, y, lanes_svg::kFullMaskMarks | lanes_svg::kNotLaunched);
+// The legend of these panels: the marks they draw (`marks`, from source_panel), and the absent lanes.
+void source_legend(svg::Doc& d, double y, unsigned marks) {
+  lanes_svg::shuffle_legend(d, y, marks | lanes_svg::kNotLaunched);
 }
 
 std::string mask_hex(uint32_t m) { return lanes_svg::hex_mask(m); }
@@ -57,6 +59,7 @@ svg::Doc one_register(const std::string& title, std::initializer_list<int> which
   svg::Doc d(lanes_svg::kWidth, n * lanes_svg::kPanelH + lanes_svg::kLegendH + 6, title);
   const std::string m = mask_hex(lanes_that_run(BDIMX)), w = std::to_string(BDIMX);
   int row = 0;
+  unsigned marks = 0;
   for (int k : which) {
     int src[32];
     Mode mode = Mode::Idx;
@@ -72,10 +75,10 @@ svg::Doc one_register(const std::string& title, std::initializer_list<int> which
     for (int l = 0; l < 32; ++l)
       src[l] = k == 3 ? warp_model::source_lane(Mode::Idx, l, static_cast<unsigned>(l + kOffset), BDIMX)
                       : warp_model::source_lane(mode, l, x, BDIMX);
-    source_panel(d, row++ * lanes_svg::kPanelH, mode, x, src, "\u201c" + std::string(lines[k].label) + "\u201d  " + call,
-                 lines[k], in);
+    marks |= source_panel(d, row++ * lanes_svg::kPanelH, mode, x, src,
+                          "\u201c" + std::string(lines[k].label) + "\u201d  " + call, lines[k], in);
   }
-  source_legend(d, n * lanes_svg::kPanelH + 4);
+  source_legend(d, n * lanes_svg::kPanelH + 4, marks);
   return d;
 }
 
