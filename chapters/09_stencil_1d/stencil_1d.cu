@@ -176,8 +176,8 @@ static Buffers alloc(int n, const std::vector<float>& h_in_padded) {
   CUDA_CHECK(cudaMalloc(&b.in_padded, (size_t(n) + 2 * RADIUS) * sizeof(float)));
   CUDA_CHECK(cudaMalloc(&b.out, size_t(n) * sizeof(float)));
   CUDA_CHECK(cudaMalloc(&b.dcoef, (RADIUS + 1) * sizeof(float)));
-  // The read-only variants need the coefficients in device memory; constant memory takes them
-  // with cudaMemcpyToSymbol and needs no allocation.
+  // The read-only variants read the coefficients from global memory (cudaMalloc'd here; a __device__
+  // array would do); the __constant__ coef, in device memory too, is set with cudaMemcpyToSymbol.
   CUDA_CHECK(cudaMemcpy(b.dcoef, lesson::kCoef, sizeof lesson::kCoef, cudaMemcpyHostToDevice));
   CUDA_CHECK(cudaMemcpy(b.in_padded, h_in_padded.data(), h_in_padded.size() * sizeof(float), cudaMemcpyHostToDevice));
   return b;
