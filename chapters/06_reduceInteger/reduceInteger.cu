@@ -12,8 +12,8 @@
 //             2^24 with the book's grids, and of ours, for Nsight Compute (gmem_transactions.py)
 //         --n N sets the lessons' size (default 2^24) and, with --bench, the timed size too; at most
 //             (2^31 - 1) x 128, the most the source's one-block-per-128 grids can launch.
-//         The table times each kernel as a whole sum to one value (the source's kernels: + ours over
-//         their partials, like CUB's two passes), and first_pass_ms, the source's kernel alone.
+//         The table times each kernel as a whole sum to one value (the source's kernels: + ours' two
+//         kernels over their partials), and first_pass_ms, the source's kernel alone.
 //
 // Build without CMake, in this folder:
 //   nvcc -std=c++17 -O3 -arch=native -I../../common -o reduceInteger reduceInteger.cu
@@ -362,7 +362,7 @@ static SourceData upload_source_data(unsigned* d_in, size_t n) {
   s.block_sums.assign(ceil_div(n, DIM), 0u);
   s.tail_start = n > 4096 ? n - 4096 : 0;
   lesson::GlibcRand rng;
-  std::vector<unsigned> chunk(std::min<size_t>(n, size_t(1) << 22));  // a multiple of DIM
+  std::vector<unsigned> chunk(std::min<size_t>(n, size_t(1) << 22));  // 2^22, or all of a smaller n
   for (size_t off = 0; off < n; off += chunk.size()) {
     const size_t len = std::min(chunk.size(), n - off);
     for (size_t i = 0; i < len; ++i) {

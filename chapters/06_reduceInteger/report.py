@@ -107,14 +107,14 @@ def unroll_stands_in(q):
     return (t(q, "reduceUnrollShflVec"), t(q, "reduceSmemUnroll"))
 
 
-def second_pass_lead(q):
+def finish_lead(q):
     """What adding up the partials takes (the whole sum minus the first pass), ours and reduceSmemUnroll's.
     The README says that on the H100 ours' lead over reduceSmemUnroll is made there, not in the first
     pass; checked here."""
     ours, unroll = (1e3 * (t(q, k) - t(q, k, "first_pass_ms")) for k in ("reduceUnrollShflVec", "reduceSmemUnroll"))
     first = 1e3 * (t(q, "reduceSmemUnroll", "first_pass_ms") - t(q, "reduceUnrollShflVec", "first_pass_ms"))
     if first >= unroll - ours:
-        raise DataError(f"{q.path()}: ours' lead over reduceSmemUnroll is no longer mostly in the second pass")
+        raise DataError(f"{q.path()}: ours' lead over reduceSmemUnroll is no longer mostly made after the first pass")
     return (ours, unroll)
 
 
@@ -170,7 +170,7 @@ def finish_range(q):
 VALUES = claims("h100") + claims("h200") + [
     Value("reduceInteger.finish_us", CSV, finish_range),
     Value("reduceInteger.pair_spread", CSV, pair_spread, "{:.2f}%"),
-    Value("reduceInteger.finish_ours_and_unroll.h100", CSV, second_pass_lead, "{:.1f} against {:.1f} µs", gpu="h100"),
+    Value("reduceInteger.finish_ours_and_unroll.h100", CSV, finish_lead, "{:.1f} against {:.1f} µs", gpu="h100"),
     Value("reduceInteger.copy_h200_vs_h100", CSV,
           lambda q: (q(kernel="copy")["gbps"] / q(gpu="h100", kernel="copy")["gbps"], q(kernel="copy")["gbps"],
                      q(gpu="h100", kernel="copy")["gbps"]), "{:.2f}× the H100's ({:.0f} against {:.0f} GB/s)"),
