@@ -9,9 +9,10 @@
 // of it. A fragment load of A then touches 4 distinct float4 (64 bytes, broadcast to 8 lanes
 // each) and one of B 8 distinct float4 (128 bytes), where in sgemmDoubleBuffer a warp spans 2 rows
 // of 16 threads and a load of B touches 16 float4 (256 bytes). Fewer distinct bytes per load do
-// not make fewer wavefronts here: a warp's 16-byte shared load returns 512 bytes, and Nsight
-// Compute counts 3.0 wavefronts per shared load for both kernels (README). Loads and stages as
-// in 5.
+// not make fewer wavefronts here: by the README's reading of LDS.128 (one wavefront per quarter
+// warp, per half warp when lane n has lane n ^ 1's address) a load of B costs 4 in both kernels (a
+// quarter warp reads 8 consecutive float4) and a load of A 2 in both (lane n shares lane n ^ 1's
+// float4); Nsight Compute counts 3.0 per shared load for both (README). Loads and stages as in 5.
 template <bool kVec>
 __global__ void __launch_bounds__(kThreads, 2) sgemmWarpTile(const float* __restrict__ A, const float* __restrict__ B,
                                                           float* __restrict__ C, int M, int N, int K) {

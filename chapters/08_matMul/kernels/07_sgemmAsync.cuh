@@ -1,5 +1,5 @@
 // Step 7: step 6's shape with cp.async copies into a ring of three shared stages (sm_80 and later),
-// written once for every tile shape (Tiles<>, in matMul_tiles.h) so that step 8 can tune it.
+// written once as a template over the tile shape (Tiles<>, in matMul_tiles.h) so that step 8 can tune it.
 #pragma once
 
 #include "../matMul_tiles.h"  // Tiles<>: the shape parameters, shared with the diagram program
