@@ -67,8 +67,8 @@ __global__ void test_shfl_down(unsigned lanes, int* d_out, const int* d_in, unsi
 
 __global__ void test_shfl_wrap(unsigned lanes, int* d_out, const int* d_in, int const offset) {
   int value = d_in[threadIdx.x];
-  // srcLane runs past the width (and below 0 for a negative offset): the hardware keeps its low
-  // log2(BDIMX) bits, so it wraps around inside the caller's own sub-group of BDIMX lanes.
+  // srcLane runs past the width (and below 0 for a negative offset): PTX shfl.sync keeps its low
+  // log2(BDIMX) bits inside the caller's sub-group, so it wraps there (Part 2 shows it on the GPU).
   value = __shfl_sync(lanes, value, threadIdx.x + offset, BDIMX);
   d_out[threadIdx.x] = value;
 }
