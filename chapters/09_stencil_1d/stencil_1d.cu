@@ -44,8 +44,8 @@ __constant__ float coef[RADIUS + 1];
 // four latent bugs (README: what triggers each):
 //  * when N % BDIM != 0, a thread whose idx passes N leaves the loop while the rest of its block
 //    goes on to the barrier: the Guide allows __syncthreads() in conditional code only where the
-//    condition is the same for the whole block (synccheck reports nothing for 32-thread blocks,
-//    whose leaving threads exit the kernel; README);
+//    condition is the same for the whole block (synccheck is silent on the committed run, whose
+//    one-warp blocks' leaving threads exit the kernel; no run tells if either is why; README);
 //  * when blocks loop, nothing stops a fast thread from writing the next iteration's tile while
 //    slower ones still read this one's (racecheck: write-after-read hazards);
 //  * when N % BDIM != 0, the last chunk's halo load in[idx + BDIM] can run past the padded input
