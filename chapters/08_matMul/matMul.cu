@@ -145,25 +145,22 @@ constexpr int kProducerThreads = 32 * lesson::kProducerWarps;
 static const TiledKernel kWarpSpecKernel = {
     lesson::kWarpSpecialized, sgemmWarpSpecialized<WarpSpecTiles, lesson::kProducerWarps, true>,
     sgemmWarpSpecialized<WarpSpecTiles, lesson::kProducerWarps, false>, WarpSpecTiles::kSmemBytes, kProducerThreads};
-// 10. sgemmSetMaxNReg at its two shapes, and at step 9's two where a GPU cannot hold them; with
-// --lane-release the same four with one arrival per consumer thread (kLaneRelease, for racecheck).
-template <class T, bool kLane = false>
+// 10. sgemmSetMaxNReg at its two shapes, and at step 9's two where a GPU cannot hold them;
+// kSetMaxNRegKernels<true>: the same four with one arrival per consumer thread (--lane-release,
+// kLaneRelease, for racecheck).
+template <class T, bool kLane>
 constexpr TiledKernel setmaxnreg_entry(lesson::TileCfg cfg) {
   return {cfg, sgemmSetMaxNReg<T, lesson::kProducerWarps, true, kLane>,
           sgemmSetMaxNReg<T, lesson::kProducerWarps, false, kLane>, T::kSmemBytes, kProducerThreads};
 }
 using SetMaxNRegSmallTiles = WB_TILES(lesson::kSetMaxNRegSmall);
 using SetMaxNRegLargeTiles = WB_TILES(lesson::kSetMaxNRegLarge);
+template <bool kLane>
 static const TiledKernel kSetMaxNRegKernels[] = {
-    setmaxnreg_entry<SetMaxNRegSmallTiles>(lesson::kSetMaxNRegSmall),
-    setmaxnreg_entry<SetMaxNRegLargeTiles>(lesson::kSetMaxNRegLarge),
-    setmaxnreg_entry<WarpSpecTiles>(lesson::kWarpSpecialized),
-    setmaxnreg_entry<WarpSpecSmallTiles>(lesson::kWarpSpecializedSmall)};
-static const TiledKernel kSetMaxNRegLaneKernels[] = {
-    setmaxnreg_entry<SetMaxNRegSmallTiles, true>(lesson::kSetMaxNRegSmall),
-    setmaxnreg_entry<SetMaxNRegLargeTiles, true>(lesson::kSetMaxNRegLarge),
-    setmaxnreg_entry<WarpSpecTiles, true>(lesson::kWarpSpecialized),
-    setmaxnreg_entry<WarpSpecSmallTiles, true>(lesson::kWarpSpecializedSmall)};
+    setmaxnreg_entry<SetMaxNRegSmallTiles, kLane>(lesson::kSetMaxNRegSmall),
+    setmaxnreg_entry<SetMaxNRegLargeTiles, kLane>(lesson::kSetMaxNRegLarge),
+    setmaxnreg_entry<WarpSpecTiles, kLane>(lesson::kWarpSpecialized),
+    setmaxnreg_entry<WarpSpecSmallTiles, kLane>(lesson::kWarpSpecializedSmall)};
 static const TiledKernel kWarpSpecSmallKernel = {
     lesson::kWarpSpecializedSmall, sgemmWarpSpecialized<WarpSpecSmallTiles, lesson::kProducerWarps, true>,
     sgemmWarpSpecialized<WarpSpecSmallTiles, lesson::kProducerWarps, false>, WarpSpecSmallTiles::kSmemBytes,
@@ -256,7 +253,7 @@ struct Runner {
   cublasHandle_t cublas;
   int smem_optin = 48 << 10;  // cudaDeviceProp::sharedMemPerBlockOptin
   bool setmaxnreg = false;    // this build's code for the GPU has setmaxnreg (10.'s setmaxnreg_probe)
-  const TiledKernel* setmaxnreg_kernels = kSetMaxNRegKernels;  // kSetMaxNRegLaneKernels with --lane-release
+  const TiledKernel* setmaxnreg_kernels = kSetMaxNRegKernels<false>;  // <true> with --lane-release
 
   void launch(lesson::Kind k, const float* A, const float* B, float* C, int M, int N, int K) {
     const dim3 block16(BLOCK_SIZE, BLOCK_SIZE);
@@ -402,7 +399,7 @@ static void run_lesson(Runner& run) {
     if (ran) wrong("sgemmWarpSpecialized with 2 stages");
     // sgemmSetMaxNReg at each of its shapes that this GPU can hold (the launch picks one per size),
     // checked here on every case too, silently.
-    for (size_t i = 0; i < std::size(kSetMaxNRegKernels); ++i) {
+    for (size_t i = 0; i < std::size(kSetMaxNRegKernels<false>); ++i) {
       const TiledKernel& k = run.setmaxnreg_kernels[i];
       ran = false;
       run_into(s, dC, C, [&] {
@@ -673,7 +670,7 @@ int main(int argc, char** argv) {
   if (profile) wb::require_device_memory(bytes_for(profile_n), "--profile");
   Runner run;
   run.smem_optin = int(prop.sharedMemPerBlockOptin);
-  if (lane_release) run.setmaxnreg_kernels = kSetMaxNRegLaneKernels;
+  if (lane_release) run.setmaxnreg_kernels = kSetMaxNRegKernels<true>;
   {  // does this build's code for this GPU have setmaxnreg (step 10)?
     int* d_has = nullptr;
     int has = 0;
