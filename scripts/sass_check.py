@@ -352,6 +352,7 @@ LEARNER_NAMES = [
     (r"RED", "atomics such as `atomicAdd` whose result is unused"),
     (r"BAR", "`__syncthreads()` barriers"),
     (r"LDG\.E\.128", "128-bit global loads such as `float4`"),
+    (r"LDG\.E\.STRONG\.SYS", "system-scope strong global loads, such as a `volatile` read"),
     (r"LDG", "global-memory loads"),
     (r"STG", "global-memory stores"),
     (r"ULDC|LDC", "constant-memory loads"),

@@ -84,6 +84,7 @@ print(f"{'ok   ' if ok else 'WRONG'} no nvcc line: {recorded} (want RULES_NVCC {
 # a stack frame; each says what the task asks for, what the kernel has, and why.
 DOWN = [kernel("warp_sum64", ["SHFL.DOWN PT, R3, R2, 0x10, 0x1f"] * 5 + ["STS [R1], R2", "LDS R3, [R1]", "EXIT"])]
 DOWN[0].res["STACK"] = 16
+VOLATILE = [kernel("consumeOnly", ["LDG.E.STRONG.SYS R2, [R4.64]", "LDG.E R3, [R6.64]", "EXIT"])]
 messages = [
     ("warp_sum64 | has >=5 SHFL.BFLY | Five butterfly steps.\n",
      ["the task asks for at least 5 `__shfl_xor_sync` butterflies (SHFL.BFLY); "
@@ -95,9 +96,13 @@ messages = [
      ["your kernel warp_sum64 has: a 16-byte stack frame", "why: Registers only."]),
     ("warp_sum64 | has SHFL.IDX |\n", ["has: SHFL.DOWN ×5", "why: (the rules file gives no reason)"]),
 ]
-for text, wanted in messages:
+# A volatile flag read: named as such, not as every global load (the data[] loads are required).
+messages.append(("consumeOnly | lacks LDG.E.STRONG.SYS | Read the flag with an atomic.\n",
+                 ["the task asks for no system-scope strong global loads, such as a `volatile` read "
+                  "(LDG.E.STRONG.SYS); your kernel consumeOnly has: LDG.E.STRONG.SYS ×1"], VOLATILE))
+for text, wanted, *ks in messages:
     out = []
-    got, _ = failures(text, False, DOWN, out)
+    got, _ = failures(text, False, ks[0] if ks else DOWN, out)
     missing = [w for w in wanted if w not in out[0]]
     ok = got == 1 and not missing
     bad += not ok
