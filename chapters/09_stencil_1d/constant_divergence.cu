@@ -60,10 +60,11 @@ __device__ void chase(const unsigned* g, unsigned* out, long long* cycles, const
   unsigned idx = start[lane];
   for (int i = 0; i < warm; ++i) idx = load<P>(g, idx);
   __syncwarp();
-  // t0 is read before the first timed load is issued, and the clock read waits for none of the
-  // warm-up's loads (in the sm_90 SASS the CS2R waits on no scoreboard that they set): the warm-up's
-  // last load may still be in flight, adding at most one read's latency to `steps` reads (under
-  // 0.03% at 4096).
+  // t0 is read before the first timed load is issued. The clock read does not wait for the
+  // warm-up's loads (our reading of the sm_90 SASS control bits, whose layout NVIDIA does not
+  // document: the CS2R waits on no scoreboard that those loads set), so the warm-up's last load
+  // may still be in flight, adding at most one read's latency to `steps` reads (under 0.03% at
+  // 4096).
   const long long t0 = wb::clock_now();
   for (int s = 0; s < steps; s += kUnroll) {
 #pragma unroll
