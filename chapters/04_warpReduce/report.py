@@ -145,6 +145,14 @@ def sv_ratio(gpu, warps, ilp):
     def f(q):
         a = q(kernel="shfl", experiment="throughput", warps_per_sm=warps, ilp=ilp)
         b = q(kernel="smem", experiment="throughput", warps_per_sm=warps, ilp=ilp)
+        if (warps, ilp) == (1, 8):
+            # the README: one warp with 8 chains runs at about a quarter of both full-SM rates
+            for r in (a, b):
+                full = q(kernel=r["kernel"], experiment="throughput", warps_per_sm=64, ilp=8)
+                share = r["warp_exchanges_per_sm_cycle"] / full["warp_exchanges_per_sm_cycle"]
+                if abs(share - 0.25) > 0.025:
+                    raise DataError(f"{q.path()}: the README says one warp with 8 chains runs at about a "
+                                    f"quarter of the full SM's {r['kernel']} rate; it is {share:.3f}")
         return a["warp_exchanges_per_sm_cycle"] / b["warp_exchanges_per_sm_cycle"]
     return Value(f"shfl_vs_smem.ratio.{warps}_{ilp}.{gpu}", SV, f, "{:.2f}×", gpu=gpu)
 
