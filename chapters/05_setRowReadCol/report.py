@@ -237,7 +237,31 @@ def _synccheck_section(q, kernel_arg):
     raise DataError(f"{DEMO}: no synccheck run with {kernel_arg}")
 
 
+def synccheck_site(q):
+    """Where synccheck reports barrierIfElseLane (one offset for every error printed) and the
+    instruction there in the log's cuobjdump listing of the GPU's architecture."""
+    s = _synccheck_section(q, "--kernel lane")
+    offsets = set(re.findall(r"at barrierIfElseLane\(int \*\)\+(0x[0-9a-f]+)", s))
+    if len(offsets) != 1:
+        raise DataError(f"{DEMO}: synccheck reports barrierIfElseLane at {sorted(offsets) or 'no offset'}, not one")
+    off = offsets.pop()
+    arch = re.search(r"^device: .*?, (sm_\d+),", q.text(DEMO), re.M)
+    listing = section(q, "cuobjdump -sass syncthreads_ifelse")
+    cur_arch = func = None
+    for line in listing.splitlines():
+        if m := re.search(r"arch = (sm_\d+)", line):
+            cur_arch = m.group(1)
+        elif m := re.search(r"Function : (\S+)", line):
+            func = m.group(1)
+        elif (m := re.match(r"\s*/\*([0-9a-f]+)\*/\s+(.*?)\s*;", line)) and arch and cur_arch == arch.group(1) \
+                and func == "_Z17barrierIfElseLanePi" and int(m.group(1), 16) == int(off, 16):
+            return off, arch.group(1), m.group(2)
+    raise DataError(f"{DEMO}: no barrier at {off} of barrierIfElseLane in the cuobjdump listing")
+
+
 VALUES += [
+    Value("syncthreads_ifelse.synccheck_site.h100", DEMO, synccheck_site,
+          "`+{0}`, which in the {1} SASS listed in the same log is `{2}`", gpu="h100"),
     Value("syncthreads_ifelse.plain_lane.h100", DEMO, plain("barrierIfElseLane"), "{} of {}", gpu="h100"),
     Value("syncthreads_ifelse.plain_warp.h100", DEMO, plain("barrierIfElseWarp"), "{} of {}", gpu="h100"),
     Value("syncthreads_ifelse.synccheck_message.h100", DEMO, lambda q: synccheck("lane")(q)[0], "{}", gpu="h100"),
