@@ -503,8 +503,8 @@ def draw_figure(fig_decl, data_dir, gpus, out_dir):
         else:
             raise DataError(f"{fig_decl.origin}: figure {fig_decl.name}: unknown kind {fig_decl.kind!r}")
         metas.append(meta_of(gdir, g, fig_decl.csv))
-        if len(present) > 1:
-            ax.set_title(metas[-1]["gpu"], fontsize=9)
+        if len(present) > 1:  # the GPU's name heads its panel, above the figure's subtitle if any
+            ax.set_title("\n".join(t for t in (metas[-1]["gpu"], ax.get_title()) if t), fontsize=9)
     stamp(fig, metas, fig_decl.title)
     fig.tight_layout()
     fig.savefig(out, dpi=DPI)
