@@ -102,7 +102,7 @@ FIGURES = [
     Figure("warpReduce", CSV, ["kernel", "size", "bytes", "time_ms", "gbps", "pct_of_copy"],
            "Chapter 04 warpReduce: full-array sum, 2^28 ints", "bar",
            colors={"copy": "tab:gray", "cudaMemcpy": "tab:gray", "cub*": "tab:green"},
-           subtitle="sum of {size:,} ints; gray: copy, green: CUB"),
+           subtitle="sum of {size:,} ints; blue: ours, green: CUB, gray: the two copies"),
 ]
 
 # ---- shfl_vs_smem: one exchange through a shuffle or through shared memory
