@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Chapter 05's GPU work beyond --bench:
-#  - the shared-memory wavefronts and bank conflicts of every kernel under Nsight Compute
+#  - the shared-memory wavefronts and bank conflicts of the 14 one-block kernels under Nsight Compute
 #    (bank_conflicts.csv: the README's proof table, the figure's second bar);
 #  - source 003's __syncthreads() in if/else, run plainly and under compute-sanitizer synccheck (a
 #    demonstration: the source's kernels' outcome is reported, not judged; only the correct kernel

@@ -11,8 +11,9 @@
 #include "exercise.h"
 #include "svg.h"
 
-// Where --bank-model draws the colliding lanes when it rejects an answer: set per exercise by the
-// chapter's CMakeLists.txt (build/exercises/<name>_banks.svg).
+// Where --bank-model draws the colliding lanes when it finds bank conflicts (an answer whose slots
+// collide or leave the tile is rejected before any drawing): set per exercise by the chapter's
+// CMakeLists.txt (build/exercises/<name>_banks.svg).
 #ifndef WB_BANK_SVG
 #define WB_BANK_SVG WB_EXERCISE_NAME "_banks.svg"
 #endif
