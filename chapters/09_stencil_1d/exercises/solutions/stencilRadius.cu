@@ -1,5 +1,6 @@
 // Solution of exercise stencilRadius: the block strides over its tile of blockDim.x + 2R elements,
-// tile[j] = in[base - R + j], so every element is loaded by exactly one thread whatever R is.
+// tile[j] = in[g], g = base - R + j: whatever R is, every tile element with g in [-R, N + R) is
+// loaded by exactly one thread; those past N + R (last block only) by none: no output reads them.
 template <int R>
 __global__ void stencilRadius(const float* in, float* out, int N) {
   extern __shared__ float tile[];
