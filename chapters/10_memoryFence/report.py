@@ -272,8 +272,6 @@ VALUES = [
     Value("memoryFence.dev_store_runs.h100", D,
           dev_store_h100,
           "{:.1f}% slower than the same loop in the fence table ({:.0f} against {:.0f} ns)"),
-    Value("memoryFence.dev_store_beside.h200", D,
-          lambda q: span([d(q, W_DEV, "streamWrite", dm) for dm in ("default", "remote")], "{:.0f}", sep=" to ") + " ns"),
     Value("memoryFence.remote.h100", D, lambda q: remote_effect(q, "h100", [w for w, _ in WORK]), "{:.2f}%"),
     Value("memoryFence.remote4.h200", D, lambda q: remote_effect(q, "h200", [W_DEV, W_SYS, W_SYS0]), "{:.1f}%"),
     Value("memoryFence.remote_k.h200", D, remote_k_h200, "{:.1f}%"),
