@@ -73,9 +73,10 @@ LESSON_HD constexpr Access access(bool rect, Pattern p, int tx, int ty, int padd
   const int bx = block_x(rect), by = block_y(rect);
   const int idx = ty * bx + tx;
   // The book's transposed coordinates: (irow, icol) = (idx / BDIMY, idx % BDIMY) is idx's place in
-  // the BDIMY-wide transpose (out). The row-write patterns read tile[BDIMY][BDIMX] at (row icol,
-  // column irow); ColRow reads tile[BDIMX][BDIMY] at (row irow, column icol). For the square block
-  // they are simply irow = ty, icol = tx.
+  // the BDIMY-wide transpose (out). The row-write, column-read patterns (RowCol, RowColDyn,
+  // RowColPad, RowColDynPad) read tile[BDIMY][BDIMX] at (row icol, column irow); ColRow reads
+  // tile[BDIMX][BDIMY] at (row irow, column icol); RowRow and ColCol do not use them. For the square
+  // block they are simply irow = ty, icol = tx.
   const int irow = idx / by;
   const int icol = idx % by;
   const int row_major = ty * bx + tx;       // tile[ty][tx]   in tile[BDIMY][BDIMX]
