@@ -1,7 +1,8 @@
 // Solution of exercise tile_swizzle_double (chapter 05): column col ^ (row % 16). A half-warp's
-// column read (16 consecutive rows) then touches 16 different slots of one aligned group of 16
-// doubles: 16 distinct bank pairs. A row store's half-warp keeps its own 16 slots (row & 15 leaves
-// bit 4 of col alone): one aligned group of 16 doubles, 32 banks.
+// column read (16 consecutive rows, one logical column c) finds its 16 doubles at in-row
+// positions c ^ (row % 16), whose low four bits all differ; slot s lies on bank pair s % 16, so
+// they take 16 distinct bank pairs. A row store's half-warp keeps its own 16 slots (row & 15
+// leaves bit 4 of col alone): one aligned group of 16 doubles, 32 banks.
 constexpr int kTileDoubles = 32 * 32;
 
 __host__ __device__ inline int tile_index(int row, int col) { return row * 32 + (col ^ (row & 15)); }
