@@ -37,7 +37,7 @@
 #include "constant_divergence_cases.h"
 #include "csv.h"
 
-constexpr int kWords = 16384;  // 64 KB: all of the constant space a program may declare
+constexpr int kWords = 16384;  // 64 KB: the most __constant__ data one .cu file may declare (ptxas)
 constexpr int kUnroll = 16;
 
 __constant__ unsigned table_c[kWords];
