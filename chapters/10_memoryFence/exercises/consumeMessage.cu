@@ -14,9 +14,10 @@
 // repeats on every iteration: cuda::atomic_ref's load with memory_order_acquire, or a relaxed
 // atomic (atomic_ref's relaxed load, or atomicAdd(flag, 0), the Programming Guide's own example)
 // followed by a device-scope fence once the flag is seen; read data[] with plain loads. Name the
-// memory order: this exercise wants the acquire after the wait and nowhere before it, so a seq_cst
-// load (atomic_ref's default), though correct, is not accepted: it puts a fence (and its
-// CCTL.IVALL) ahead of every load of the flag. Not a volatile pointer: PTX counts a volatile read as
+// memory order: this exercise wants every acquire to follow a load of the flag (an acquire load in
+// the loop, or one fence after it), none ahead of one, so a seq_cst load (atomic_ref's default),
+// though correct, is not accepted: it puts a fence (and its CCTL.IVALL) ahead of every load of the
+// flag. Not a volatile pointer: PTX counts a volatile read as
 // a relaxed system-scope one, but the Programming Guide (volatile-qualified Variables) says CUDA C++
 // volatile operations "do not provide any inter-thread synchronization guarantees and are therefore
 // not suitable for this purpose", and a SASS rule rejects a volatile read of the flag.
