@@ -120,8 +120,9 @@ __global__ void reduce_sum_kernel(T* dst, const T* src, int n) {
   // execute the same intrinsic with the same mask: lanes that returned early do not by themselves
   // make the call undefined. What is required is that no lane that stays reads one that has
   // exited: "Threads may only read data from another thread which is actively participating in
-  // the __shfl_sync() command." A full-mask butterfly reads every lane, so with early returns the
-  // mask and the partners would have to be limited to the lanes that reach the shuffle.
+  // the __shfl_sync() command." A full-mask butterfly reads every lane, so with early returns each
+  // lane's partners (the lanes it reads) would have to be limited to the lanes that reach the
+  // shuffle; the mask may still name the lanes that exited.
   T val = (tid < n) ? src[tid] : static_cast<T>(0);
   val = warp_reduce_sum(val);
   if ((threadIdx.x & 31) == 0) atomicAdd(dst, val);
