@@ -63,8 +63,8 @@ __device__ void chase(const unsigned* g, unsigned* out, long long* cycles, const
   // t0 is read before the first timed load is issued. The clock read does not wait for the
   // warm-up's loads (our reading of the sm_90 SASS control bits, whose layout NVIDIA does not
   // document: the CS2R waits on no scoreboard that those loads set), so the warm-up's last load
-  // may still be in flight, adding at most one read's latency to `steps` reads (under 0.03% at
-  // 4096).
+  // may still be in flight, adding at most that load's own latency to the `steps` timed reads;
+  // with warm = 1 it is the launch's first read of the table, whose latency no run measures.
   const long long t0 = wb::clock_now();
   for (int s = 0; s < steps; s += kUnroll) {
 #pragma unroll
