@@ -30,7 +30,7 @@ def at_config(field, config, fmt):
     return cell
 
 
-REDUCE = [("sumThreadfence", "partial; `__threadfence()`; `atomicAdd` ticket; `__threadfence()`", ""),
+REDUCE = [("sumThreadfence", "partial; `__threadfence()`; `atomicAdd` ticket; in the last block, `__threadfence()`", ""),
           ("sumReleaseAcquire", "partial; `ticket.fetch_add(1, acq_rel)`", ""),
           ("sumNoFence", "partial; `atomicAdd` ticket: racy, timed only to price the fence", " (not guaranteed)"),
           ("sumTwoPass", "partials, then a second 1-block kernel: no fence, no atomic", ""),
