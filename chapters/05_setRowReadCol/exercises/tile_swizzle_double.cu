@@ -8,8 +8,8 @@
 // every element keeps its own slot. Judged like tile_pad_double: output, bank model
 // (`ex_tile_swizzle_double --bank-model`), and Nsight Compute's counters where present.
 //
-// Hint: keep the row, move the column: row * 32 + (col ^ f(row)), with 0 <= f(row) < 32 (from 32
-// on, col ^ f(row) leaves the row and the checker rejects it). Row stores: a half-warp's columns
+// Hint: keep the row, move the column: row * 32 + (col ^ f(row)), with 0 <= f(row) < 32 (outside
+// that range col ^ f(row) leaves the row, which is not the swizzle asked for). Row stores: a half-warp's columns
 // 0-15 (or 16-31) of a row stay together, on columns 0-15 or on 16-31 (bit 4 of col ^ f(row) is
 // the same for all 16), one aligned group of 16 doubles, so any such f keeps them conflict-free.
 // (In the bank model, permuting the row is not enough by itself: swapping columns 1 and 16 puts
