@@ -20,7 +20,9 @@
 // flag. Not a volatile pointer: PTX counts a volatile read as
 // a relaxed system-scope one, but the Programming Guide (volatile-qualified Variables) says CUDA C++
 // volatile operations "do not provide any inter-thread synchronization guarantees and are therefore
-// not suitable for this purpose", and a SASS rule rejects a volatile read of the flag.
+// not suitable for this purpose". A SASS rule rejects the LDG.E.STRONG.SYS a volatile read
+// compiles to (an inline-PTX ld.relaxed.sys.global becomes the same instruction and is rejected
+// too), so use cuda::atomic_ref or an atomic function.
 //
 // Judged: every value of every round, over several launches of 64 rounds; and the SASS of your
 // function (consumeMessage.sass): every atomic access to the flag (no volatile read) before the first
