@@ -16,8 +16,9 @@
 //
 // Judged: the sum, exactly, over many launches with thousands of blocks; and the SASS of your
 // function (publishPartial.sass): the partial's store, then a device- or system-scope fence
-// (MEMBAR), then the ticket's atomic, and no block-scope fence. The sum alone cannot catch a
-// missing fence; the SASS can.
+// (MEMBAR), then the ticket's atomic at device or system scope, and no block-scope fence or atomic
+// (atomicAdd_block is atomic only within its block). The sum alone cannot catch a missing fence;
+// the SASS can.
 // Judge it: ctest --preset default -R exercise.publishPartial
 #define WB_NOT_ATTEMPTED  // delete this line when you start
 
