@@ -9,8 +9,9 @@
 //
 // Hint: __shfl_down_sync moves data the right way, but what does a lane receive when lane j + delta
 // is outside its sub-group (chapter 01, rule 4; the chapter's `shfl down` line ends 14 15 14 15)?
-// Lanes past n: keep them in the shuffle, with a value that makes the answer right. That is safe
-// under both the Programming Guide and NVIDIA's CUDA C++ Guidelines; an early return is not
+// Lanes past n: keep them in the shuffle, with a value that makes the answer right. With the
+// checker's 128-thread blocks (a multiple of 32, so every lane the full mask names is launched)
+// that is safe under both the Programming Guide and NVIDIA's CUDA C++ Guidelines; an early return is not
 // (chapter 01, the note under its exercises),
 // and the checker may not catch one: a lane that reads a lane that returned gets an undefined value,
 // which a GPU may happen to return as the 0 the answer needs there.
